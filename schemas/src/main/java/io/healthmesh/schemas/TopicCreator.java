@@ -1,0 +1,73 @@
+package io.healthmesh.schemas;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+
+/**
+ * Creates the project's topics with their settings on any Kafka cluster; topics that exist are
+ * left as they are, so it can run at every start.
+ */
+public final class TopicCreator {
+  private final int partitions;
+  private final short replicationFactor;
+
+  /**
+   * @param partitions partitions of the partitioned topics (probe results, state, transitions);
+   *     configuration topics get the same count so that they stay co-partitioned with probes
+   */
+  public TopicCreator(int partitions, short replicationFactor) {
+    if (partitions < 1) {
+      throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
+    }
+    if (replicationFactor < 1) {
+      throw new IllegalArgumentException("replication factor must be at least 1, got " + replicationFactor);
+    }
+    this.partitions = partitions;
+    this.replicationFactor = replicationFactor;
+  }
+
+  /** Creates the topics that are missing; returns the names it created. */
+  public Set<String> createMissing(Admin admin, Collection<Topic<?, ?>> topics)
+      throws InterruptedException {
+    try {
+      Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+      List<NewTopic> missing = topics.stream()
+          .filter(t -> !existing.contains(t.name()))
+          .map(this::newTopic)
+          .toList();
+      if (!missing.isEmpty()) {
+        admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+      }
+      return missing.stream().map(NewTopic::name).collect(java.util.stream.Collectors.toSet());
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot create topics: " + e.getMessage(), e);
+    }
+  }
+
+  NewTopic newTopic(Topic<?, ?> topic) {
+    Map<String, String> configs = topic.compacted()
+        ? Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+            // A state topic is read whole at every edge start; compact it often.
+            TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG, "0.1",
+            TopicConfig.SEGMENT_MS_CONFIG, String.valueOf(TimeUnit.HOURS.toMillis(1)))
+        : Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
+            TopicConfig.RETENTION_MS_CONFIG, retention(topic));
+    return new NewTopic(topic.name(), partitions, replicationFactor).configs(configs);
+  }
+
+  private static String retention(Topic<?, ?> topic) {
+    // Transitions are the audit trail (R-AUD-1): keep them until an operator decides otherwise.
+    if (topic == Topics.HEALTH_TRANSITIONS) {
+      return "-1";
+    }
+    return String.valueOf(TimeUnit.DAYS.toMillis(7));
+  }
+}

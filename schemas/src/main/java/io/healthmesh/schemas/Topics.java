@@ -1,0 +1,77 @@
+package io.healthmesh.schemas;
+
+import io.healthmesh.config.BackendService;
+import io.healthmesh.config.CompositeHealthCheck;
+import io.healthmesh.config.ForwardingRule;
+import io.healthmesh.config.HealthAggregationPolicy;
+import io.healthmesh.config.HealthSource;
+import io.healthmesh.config.ManagedZone;
+import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.events.ConsumerFailover;
+import io.healthmesh.events.DeadLetter;
+import io.healthmesh.events.DnsDecision;
+import io.healthmesh.events.EntityKey;
+import io.healthmesh.events.HealthState;
+import io.healthmesh.events.HealthTransition;
+import io.healthmesh.events.ProbeResult;
+import java.util.List;
+
+/** Every topic of healthmesh, with its key and value types (DESIGN.md, "Topics"). */
+public final class Topics {
+  // Configuration: compacted, keyed by resource name, written by healthctl.
+  public static final Topic<String, BackendService> BACKEND_SERVICES =
+      new Topic<>("config.backend-service", String.class, BackendService.class, true);
+  public static final Topic<String, HealthAggregationPolicy> HEALTH_AGGREGATION_POLICIES =
+      new Topic<>("config.health-aggregation-policy", String.class, HealthAggregationPolicy.class, true);
+  public static final Topic<String, HealthSource> HEALTH_SOURCES =
+      new Topic<>("config.health-source", String.class, HealthSource.class, true);
+  public static final Topic<String, CompositeHealthCheck> COMPOSITE_HEALTH_CHECKS =
+      new Topic<>("config.composite-health-check", String.class, CompositeHealthCheck.class, true);
+  public static final Topic<String, ForwardingRule> FORWARDING_RULES =
+      new Topic<>("config.forwarding-rule", String.class, ForwardingRule.class, true);
+  public static final Topic<String, ManagedZone> MANAGED_ZONES =
+      new Topic<>("config.managed-zone", String.class, ManagedZone.class, true);
+  /** Keyed {@code <zone>/<name>/<type>}. */
+  public static final Topic<String, ResourceRecordSet> RESOURCE_RECORD_SETS =
+      new Topic<>("config.resource-record-set", String.class, ResourceRecordSet.class, true);
+  /** Configuration records that broke a SPEC limit, with the reason; append only. */
+  public static final Topic<String, DeadLetter> CONFIG_DLQ =
+      new Topic<>("config-dlq", String.class, DeadLetter.class, false);
+
+  // Health pipeline.
+  /** Keyed by backend service name, or by the external endpoint's address. */
+  public static final Topic<String, ProbeResult> PROBE_RESULTS =
+      new Topic<>("probe-results", String.class, ProbeResult.class, false);
+  public static final Topic<String, DeadLetter> PROBE_RESULTS_DLQ =
+      new Topic<>("probe-results-dlq", String.class, DeadLetter.class, false);
+  public static final Topic<EntityKey, HealthState> HEALTH_STATE =
+      new Topic<>("health-state", EntityKey.class, HealthState.class, true);
+  public static final Topic<EntityKey, HealthTransition> HEALTH_TRANSITIONS =
+      new Topic<>("health-transitions", EntityKey.class, HealthTransition.class, false);
+  /** Keyed by consumer backend service name. */
+  public static final Topic<String, ConsumerFailover> CONSUMER_FAILOVER =
+      new Topic<>("consumer-failover", String.class, ConsumerFailover.class, true);
+
+  // DNS edges.
+  /** Keyed by query name; sampled. */
+  public static final Topic<String, DnsDecision> DNS_DECISIONS =
+      new Topic<>("dns-decisions", String.class, DnsDecision.class, false);
+
+  private static final List<Topic<?, ?>> ALL = List.of(
+      BACKEND_SERVICES, HEALTH_AGGREGATION_POLICIES, HEALTH_SOURCES, COMPOSITE_HEALTH_CHECKS,
+      FORWARDING_RULES, MANAGED_ZONES, RESOURCE_RECORD_SETS, CONFIG_DLQ,
+      PROBE_RESULTS, PROBE_RESULTS_DLQ, HEALTH_STATE, HEALTH_TRANSITIONS, CONSUMER_FAILOVER,
+      DNS_DECISIONS);
+
+  private Topics() {}
+
+  public static List<Topic<?, ?>> all() {
+    return ALL;
+  }
+
+  /** The configuration topics, which are read whole from the beginning by every edge. */
+  public static List<Topic<?, ?>> config() {
+    return List.of(BACKEND_SERVICES, HEALTH_AGGREGATION_POLICIES, HEALTH_SOURCES,
+        COMPOSITE_HEALTH_CHECKS, FORWARDING_RULES, MANAGED_ZONES, RESOURCE_RECORD_SETS);
+  }
+}
