@@ -1,0 +1,111 @@
+package io.healthmesh.registry;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
+
+/**
+ * The registry's configuration, validated once at start-up. Keys follow Confluent's registry
+ * where one exists, so a properties file reads the same for both.
+ *
+ * @param host address to listen on
+ * @param port port to listen on; 0 picks a free one
+ * @param bootstrapServers Kafka that holds the schemas topic
+ * @param topic the compacted schemas topic
+ * @param replicationFactor of the schemas topic when the registry creates it
+ * @param defaultCompatibility level of subjects with none of their own while none is set globally
+ * @param timeout for reads and writes of the schemas topic
+ * @param kafkaClientOverrides client properties from {@code kafkastore.*} keys (SASL, TLS, ...)
+ */
+public record RegistrySettings(String host, int port, String bootstrapServers, String topic,
+    short replicationFactor, String defaultCompatibility, Duration timeout,
+    Map<String, String> kafkaClientOverrides) {
+
+  public static final String HOST = "host";
+  public static final String PORT = "port";
+  public static final String BOOTSTRAP_SERVERS = "kafkastore.bootstrap.servers";
+  public static final String TOPIC = "kafkastore.topic";
+  public static final String REPLICATION_FACTOR = "kafkastore.topic.replication.factor";
+  public static final String TIMEOUT_MS = "kafkastore.timeout.ms";
+  public static final String COMPATIBILITY = "schema.compatibility.level";
+  private static final String CLIENT_PREFIX = "kafkastore.";
+
+  public RegistrySettings {
+    kafkaClientOverrides = Map.copyOf(kafkaClientOverrides);
+  }
+
+  /** Settings for a registry on loopback, free port, against {@code bootstrapServers}. */
+  public static RegistrySettings forTests(String bootstrapServers) {
+    Properties p = new Properties();
+    p.setProperty(BOOTSTRAP_SERVERS, bootstrapServers);
+    p.setProperty(PORT, "0");
+    return from(p);
+  }
+
+  /**
+   * Reads and checks every key; an invalid configuration is rejected whole, naming each problem.
+   *
+   * @throws IllegalArgumentException listing every problem
+   */
+  public static RegistrySettings from(Properties p) {
+    List<String> problems = new ArrayList<>();
+    String host = p.getProperty(HOST, "127.0.0.1").trim();
+    int port = integer(p, PORT, 8081, 0, 65535, problems);
+    String bootstrap = p.getProperty(BOOTSTRAP_SERVERS, "").trim();
+    if (bootstrap.isEmpty()) {
+      problems.add(BOOTSTRAP_SERVERS + ": required (host:port of a Kafka broker)");
+    }
+    String topic = p.getProperty(TOPIC, "_schemas").trim();
+    if (!topic.matches("[a-zA-Z0-9._-]{1,249}")) {
+      problems.add(TOPIC + ": '" + topic + "' is not a valid topic name");
+    }
+    int replication = integer(p, REPLICATION_FACTOR, 1, 1, Short.MAX_VALUE, problems);
+    int timeoutMs = integer(p, TIMEOUT_MS, 10_000, 100, Integer.MAX_VALUE, problems);
+    String level = p.getProperty(COMPATIBILITY, "BACKWARD").trim();
+    try {
+      CompatibilityLevel.parse(level);
+    } catch (RegistryError e) {
+      problems.add(COMPATIBILITY + ": '" + level + "' is not one of NONE, BACKWARD, BACKWARD_TRANSITIVE, "
+          + "FORWARD, FORWARD_TRANSITIVE, FULL, FULL_TRANSITIVE");
+    }
+    Map<String, String> overrides = new HashMap<>();
+    for (String key : p.stringPropertyNames()) {
+      if (key.startsWith(CLIENT_PREFIX) && !List.of(BOOTSTRAP_SERVERS, TOPIC, REPLICATION_FACTOR, TIMEOUT_MS).contains(key)) {
+        overrides.put(key.substring(CLIENT_PREFIX.length()), p.getProperty(key));
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException("invalid schema registry configuration:\n  - " + String.join("\n  - ", problems));
+    }
+    return new RegistrySettings(host, port, bootstrap, topic, (short) replication, level.toUpperCase(java.util.Locale.ROOT),
+        Duration.ofMillis(timeoutMs), overrides);
+  }
+
+  /** Properties for every Kafka client of the registry. */
+  Map<String, Object> kafkaClientProperties() {
+    Map<String, Object> props = new HashMap<>(kafkaClientOverrides);
+    props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    return props;
+  }
+
+  private static int integer(Properties p, String key, int defaultValue, int min, int max, List<String> problems) {
+    String text = p.getProperty(key);
+    if (text == null) {
+      return defaultValue;
+    }
+    try {
+      int value = Integer.parseInt(text.trim());
+      if (value < min || value > max) {
+        problems.add(key + ": " + value + " is outside " + min + ".." + max);
+      }
+      return value;
+    } catch (NumberFormatException e) {
+      problems.add(key + ": '" + text + "' is not a whole number");
+      return defaultValue;
+    }
+  }
+}

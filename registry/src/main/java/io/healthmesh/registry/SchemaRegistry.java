@@ -1,0 +1,66 @@
+package io.healthmesh.registry;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * A running schema registry: the store rebuilt from Kafka, the HTTP API in front of it. Runs
+ * in-process (demo, tests) or from {@link SchemaRegistryMain}.
+ */
+public final class SchemaRegistry implements AutoCloseable {
+  private final SchemaLog log;
+  private final RegistryHttpServer http;
+  private final String url;
+
+  private SchemaRegistry(SchemaLog log, RegistryHttpServer http, String host) {
+    this.log = log;
+    this.http = http;
+    this.url = "http://" + host + ":" + http.port();
+  }
+
+  /** Reads the schemas topic to its end, then serves; returns once requests are answered. */
+  public static SchemaRegistry start(RegistrySettings settings) {
+    SchemaStore store = new SchemaStore(CompatibilityLevel.parse(settings.defaultCompatibility()));
+    SchemaLog log = new SchemaLog(settings, store);
+    try {
+      log.start();
+      RegistryHttpServer http = new RegistryHttpServer(new RegistryService(store, log), settings.host(), settings.port());
+      http.start();
+      return new SchemaRegistry(log, http, settings.host());
+    } catch (IOException e) {
+      log.close();
+      throw new UncheckedIOException("cannot listen on " + settings.host() + ":" + settings.port(), e);
+    } catch (RuntimeException e) {
+      log.close();
+      throw e;
+    }
+  }
+
+  /** Base URL, e.g. {@code http://127.0.0.1:8081}. */
+  public String url() {
+    return url;
+  }
+
+  public int port() {
+    return http.port();
+  }
+
+  /** False once the schemas topic can no longer be read; the registry then only serves what it has. */
+  public boolean healthy() {
+    return log.failure().isEmpty();
+  }
+
+  public long requests() {
+    return http.requests.get();
+  }
+
+  public long errors() {
+    return http.errors.get();
+  }
+
+  @Override
+  public void close() {
+    http.close();
+    log.close();
+  }
+}

@@ -1,0 +1,52 @@
+package io.healthmesh.registry;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Standalone registry: {@code java -jar ... [file.properties] [key=value ...]}. Keys are those of
+ * {@link RegistrySettings}; later ones win.
+ */
+public final class SchemaRegistryMain {
+  private SchemaRegistryMain() {}
+
+  public static void main(String[] args) throws Exception {
+    RegistrySettings settings;
+    try {
+      settings = RegistrySettings.from(properties(args));
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.err.println("usage: schema-registry [FILE.properties] [key=value ...]");
+      System.exit(2);
+      return;
+    }
+    SchemaRegistry registry = SchemaRegistry.start(settings);
+    System.out.println("schema registry listening on " + registry.url() + " (schemas in topic "
+        + settings.topic() + " at " + settings.bootstrapServers() + ")");
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      registry.close();
+      stopped.countDown();
+    }, "schema-registry-shutdown"));
+    stopped.await();
+  }
+
+  static Properties properties(String[] args) throws IOException {
+    Properties p = new Properties();
+    for (String arg : args) {
+      int eq = arg.indexOf('=');
+      if (eq > 0) {
+        p.setProperty(arg.substring(0, eq).replaceFirst("^--", ""), arg.substring(eq + 1));
+      } else {
+        try (Reader in = Files.newBufferedReader(Path.of(arg))) {
+          p.load(in);
+        }
+      }
+    }
+    return p;
+  }
+}
