@@ -32,6 +32,12 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
     this.readerSchema = null;
   }
 
+  /** Reads into the class generated for each record's writer schema. */
+  public AvroDeserializer(SchemaRegistryClient registry) {
+    this.registry = registry;
+    this.readerSchema = null;
+  }
+
   public AvroDeserializer(SchemaRegistryClient registry, Class<T> type) {
     this.registry = registry;
     this.readerSchema = SpecificData.get().getSchema(type);
