@@ -25,6 +25,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.config.TopicConfig;
@@ -219,12 +220,19 @@ final class SchemaLog implements AutoCloseable {
     long deadline = System.nanoTime() + settings.timeout().toNanos();
     try {
       while (true) {
-        long stable = endOffset(IsolationLevel.READ_COMMITTED);
-        if (stable >= endOffset(IsolationLevel.READ_UNCOMMITTED)) {
-          return stable;
-        }
-        if (System.nanoTime() > deadline) {
-          throw RegistryError.storeTimeout("a transaction on " + settings.topic() + " stayed open past offset " + stable);
+        try {
+          long stable = endOffset(IsolationLevel.READ_COMMITTED);
+          if (stable >= endOffset(IsolationLevel.READ_UNCOMMITTED)) {
+            return stable;
+          }
+          if (System.nanoTime() > deadline) {
+            throw RegistryError.storeTimeout("a transaction on " + settings.topic() + " stayed open past offset " + stable);
+          }
+        } catch (ExecutionException e) {
+          // A topic created a moment ago may not be in every metadata cache yet.
+          if (!(e.getCause() instanceof RetriableException) || System.nanoTime() > deadline) {
+            throw e;
+          }
         }
         Thread.sleep(5);
       }

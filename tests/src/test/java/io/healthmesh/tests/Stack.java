@@ -1,0 +1,69 @@
+package io.healthmesh.tests;
+
+import io.healthmesh.kafka.embedded.EmbeddedKafka;
+import io.healthmesh.registry.RegistrySettings;
+import io.healthmesh.registry.SchemaRegistry;
+import io.healthmesh.schemas.RestSchemaRegistryClient;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topic;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+
+/** A real broker with the project's topics and a real registry over HTTP, for one test class. */
+final class Stack implements AutoCloseable {
+  final EmbeddedKafka kafka;
+  final SchemaRegistry registry;
+  final SchemaRegistryClient client;
+
+  Stack() {
+    kafka = EmbeddedKafka.builder().partitions(2).start();
+    registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()));
+    client = new RestSchemaRegistryClient(registry.url());
+  }
+
+  <K, V> KafkaProducer<K, V> producer(Serde<K> keys, Serde<V> values) {
+    return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        ProducerConfig.ACKS_CONFIG, "all"), keys.serializer(), values.serializer());
+  }
+
+  /** Every record of {@code topic} from the beginning, waiting until {@code count} arrived. */
+  <K, V> List<ConsumerRecord<K, V>> readAll(String topic, Deserializer<K> keys, Deserializer<V> values, int count) {
+    Map<String, Object> props = Map.of(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        ConsumerConfig.GROUP_ID_CONFIG, "test-" + System.nanoTime(),
+        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    List<ConsumerRecord<K, V>> records = new ArrayList<>();
+    try (KafkaConsumer<K, V> consumer = new KafkaConsumer<>(props, keys, values)) {
+      consumer.subscribe(List.of(topic));
+      long deadline = System.currentTimeMillis() + 30_000;
+      while (records.size() < count && System.currentTimeMillis() < deadline) {
+        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+      }
+    }
+    return records;
+  }
+
+  List<ConsumerRecord<byte[], byte[]>> readRaw(String topic, int count) {
+    return readAll(topic, new ByteArrayDeserializer(), new ByteArrayDeserializer(), count);
+  }
+
+  <K, V extends org.apache.avro.specific.SpecificRecord> KafkaProducer<K, V> producer(Topic<K, V> topic) {
+    return producer(topic.keySerde(client), topic.valueSerde(client));
+  }
+
+  @Override
+  public void close() {
+    registry.close();
+    kafka.close();
+  }
+}
