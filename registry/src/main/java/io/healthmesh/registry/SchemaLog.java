@@ -186,7 +186,7 @@ final class SchemaLog implements AutoCloseable {
   private void tailLoop() {
     try {
       while (running) {
-        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(50))) {
           if (record.key() != null) {
             apply(record);
           }
@@ -288,6 +288,8 @@ final class SchemaLog implements AutoCloseable {
     Map<String, Object> props = new HashMap<>(settings.kafkaClientProperties());
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    // A registration waits for the tail to pass its own commit marker: keep that wait short.
+    props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
     return props;
   }
 

@@ -10,11 +10,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -38,15 +40,29 @@ final class Stack implements AutoCloseable {
 
   /** Every record of {@code topic} from the beginning, waiting until {@code count} arrived. */
   <K, V> List<ConsumerRecord<K, V>> readAll(String topic, Deserializer<K> keys, Deserializer<V> values, int count) {
+    return readUntil(topic, keys, values, records -> records.size() >= count);
+  }
+
+  /** The first raw record of {@code topic} that {@code wanted} accepts. */
+  ConsumerRecord<byte[], byte[]> findRaw(String topic, Predicate<ConsumerRecord<byte[], byte[]>> wanted) {
+    List<ConsumerRecord<byte[], byte[]>> read = readUntil(topic, new ByteArrayDeserializer(),
+        new ByteArrayDeserializer(), records -> records.stream().anyMatch(wanted));
+    return read.stream().filter(wanted).findFirst()
+        .orElseThrow(() -> new AssertionError("no such record in " + topic + " after 30 s"));
+  }
+
+  private <K, V> List<ConsumerRecord<K, V>> readUntil(String topic, Deserializer<K> keys, Deserializer<V> values,
+      Predicate<List<ConsumerRecord<K, V>>> done) {
     Map<String, Object> props = Map.of(
         ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ConsumerConfig.GROUP_ID_CONFIG, "test-" + System.nanoTime(),
         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     List<ConsumerRecord<K, V>> records = new ArrayList<>();
     try (KafkaConsumer<K, V> consumer = new KafkaConsumer<>(props, keys, values)) {
-      consumer.subscribe(List.of(topic));
+      // Assigned, not subscribed: no group to join, so a read takes milliseconds.
+      consumer.assign(consumer.partitionsFor(topic).stream()
+          .map(p -> new TopicPartition(topic, p.partition())).toList());
       long deadline = System.currentTimeMillis() + 30_000;
-      while (records.size() < count && System.currentTimeMillis() < deadline) {
+      while (!done.test(records) && System.currentTimeMillis() < deadline) {
         consumer.poll(Duration.ofMillis(200)).forEach(records::add);
       }
     }
