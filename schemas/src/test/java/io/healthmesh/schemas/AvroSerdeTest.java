@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 class AvroSerdeTest {
   private static final String TOPIC = "probe-results";
-  private final InMemoryRegistryClient registry = new InMemoryRegistryClient();
+  private final InMemorySchemaRegistryClient registry = new InMemorySchemaRegistryClient();
   private final AvroSerializer<ProbeResult> serializer = new AvroSerializer<>(registry, false);
   private final AvroDeserializer<ProbeResult> deserializer = new AvroDeserializer<>(registry, ProbeResult.class);
 
@@ -45,7 +45,7 @@ class AvroSerdeTest {
     for (int i = 0; i < 100; i++) {
       deserializer.deserialize(TOPIC, serializer.serialize(TOPIC, probe()));
     }
-    assertThat(registry.calls).isEqualTo(2); // one register, one fetch by id
+    assertThat(registry.calls()).isEqualTo(2); // one register, one fetch by id
   }
 
   @Test

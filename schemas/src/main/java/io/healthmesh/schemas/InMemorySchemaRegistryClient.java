@@ -4,11 +4,14 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.avro.Schema;
 
-/** A registry held in memory, for unit tests of the serdes; the integration tests use the real one. */
-final class InMemoryRegistryClient implements SchemaRegistryClient {
+/**
+ * A registry held in memory: for topology tests ({@code TopologyTestDriver}) and offline replays,
+ * where no registry runs. Ids are given in registration order, one per distinct schema.
+ */
+public final class InMemorySchemaRegistryClient implements SchemaRegistryClient {
   private final Map<Integer, Schema> byId = new HashMap<>();
   private final Map<String, Map<Schema, Integer>> bySubject = new HashMap<>();
-  int calls;
+  private int calls;
 
   @Override
   public synchronized int register(String subject, Schema schema) {
@@ -40,23 +43,37 @@ final class InMemoryRegistryClient implements SchemaRegistryClient {
     return schema;
   }
 
-  @Override
-  public SchemaVersion latest(String subject) {
-    throw new IllegalStateException("not used by the serdes");
+  /** Requests answered so far; lets tests prove that the serdes cache. */
+  public synchronized int calls() {
+    return calls;
   }
 
   @Override
+  public synchronized SchemaVersion latest(String subject) {
+    calls++;
+    Map<Schema, Integer> versions = bySubject.get(subject);
+    if (versions == null || versions.isEmpty()) {
+      throw new RegistryException(404, RegistryException.SUBJECT_NOT_FOUND, "Subject " + subject + " not found");
+    }
+    int id = versions.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
+    return new SchemaVersion(subject, versions.size(), id, byId.get(id));
+  }
+
+  /** No compatibility rules in memory: every schema is accepted. */
+  @Override
   public boolean isCompatible(String subject, Schema schema) {
-    throw new IllegalStateException("not used by the serdes");
+    return true;
   }
 
   @Override
   public String compatibility(String subject) {
-    throw new IllegalStateException("not used by the serdes");
+    return "NONE";
   }
 
   @Override
   public void setCompatibility(String subject, String level) {
-    throw new IllegalStateException("not used by the serdes");
+    if (!"NONE".equals(level)) {
+      throw new UnsupportedOperationException("the in-memory registry checks no compatibility");
+    }
   }
 }

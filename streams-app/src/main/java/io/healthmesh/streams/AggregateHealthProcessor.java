@@ -1,0 +1,434 @@
+package io.healthmesh.streams;
+
+import io.healthmesh.config.BackendService;
+import io.healthmesh.config.CompositeHealthCheck;
+import io.healthmesh.config.ForwardingRule;
+import io.healthmesh.config.HealthAggregationPolicy;
+import io.healthmesh.config.HealthSource;
+import io.healthmesh.config.LoadBalancerType;
+import io.healthmesh.config.PscBackend;
+import io.healthmesh.events.ConsumerFailover;
+import io.healthmesh.events.DeadLetterReason;
+import io.healthmesh.events.EntityKey;
+import io.healthmesh.events.EntityKind;
+import io.healthmesh.events.HealthStatus;
+import io.healthmesh.events.NegState;
+import io.healthmesh.events.TransitionCause;
+import io.healthmesh.events.TransitionReason;
+import io.healthmesh.internal.ServiceSnapshot;
+import io.healthmesh.schemas.AvroDeserializationException;
+import io.healthmesh.schemas.Topics;
+import io.healthmesh.streams.AggregateInput.Kind;
+import io.healthmesh.streams.DeadLetters.Origin;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The aggregate stage (SPEC sections 2 and 3, health of DNS targets): one partition that sees
+ * every service snapshot and the small configuration tables. Each input re-evaluates exactly the
+ * entities that depend on it (R-AGG-6), from services to sources, composites and consumers.
+ */
+final class AggregateHealthProcessor implements Processor<String, byte[], String, Out> {
+  static final String SERVICES = "aggregate-services";
+  static final String POLICIES = "aggregate-policies";
+  static final String SOURCES = "aggregate-sources";
+  static final String COMPOSITES = "aggregate-composites";
+  static final String FORWARDING_RULES = "aggregate-forwarding-rules";
+  static final String CONFIG_OFFSETS = "aggregate-config-offsets";
+  static final String FAILOVERS = "aggregate-failovers";
+
+  private final TopologySerdes serdes;
+  private final Metrics metrics;
+  private ProcessorContext<String, Out> context;
+  private Publisher publisher;
+  private KeyValueStore<String, ServiceSnapshot> services;
+  private KeyValueStore<String, HealthAggregationPolicy> policies;
+  private KeyValueStore<String, HealthSource> sources;
+  private KeyValueStore<String, CompositeHealthCheck> composites;
+  private KeyValueStore<String, ForwardingRule> forwardingRules;
+  private KeyValueStore<String, Long> configOffsets;
+  private KeyValueStore<String, ConsumerFailover> failovers;
+
+  AggregateHealthProcessor(TopologySerdes serdes, Metrics metrics) {
+    this.serdes = serdes;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Out> context) {
+    this.context = context;
+    this.publisher = new Publisher(context, metrics);
+    this.services = context.getStateStore(SERVICES);
+    this.policies = context.getStateStore(POLICIES);
+    this.sources = context.getStateStore(SOURCES);
+    this.composites = context.getStateStore(COMPOSITES);
+    this.forwardingRules = context.getStateStore(FORWARDING_RULES);
+    this.configOffsets = context.getStateStore(CONFIG_OFFSETS);
+    this.failovers = context.getStateStore(FAILOVERS);
+  }
+
+  @Override
+  public void process(Record<String, byte[]> record) {
+    Kind kind = AggregateInput.kindOf(record.key());
+    String name = AggregateInput.nameOf(record.key());
+    Instant time = Instant.ofEpochMilli(record.timestamp());
+    Affected affected = new Affected();
+    if (kind == Kind.SERVICE) {
+      ServiceSnapshot snapshot = serdes.snapshotReader.deserialize(TopologySerdes.AGGREGATE_INPUT_SUBJECT_TOPIC, record.value());
+      Origin origin = new Origin(snapshot.getTriggerTopic() == null ? "" : snapshot.getTriggerTopic(),
+          orMinusOne(snapshot.getTriggerPartition()), orMinusOne(snapshot.getTriggerOffset()), record.timestamp());
+      applyService(name, snapshot, time, affected);
+      evaluate(affected, cause(serviceReason(origin), origin), time);
+      return;
+    }
+    Origin origin = origin(record.headers(), kind, record.timestamp());
+    boolean applied;
+    try {
+      applied = applyConfig(kind, name, record.value(), origin, time, affected);
+    } catch (AvroDeserializationException e) {
+      deadLetter(DeadLetters.reasonOf(e), e.at(origin.partition(), origin.offset()).getMessage(), origin, name, record.value());
+      return;
+    }
+    if (applied) {
+      TransitionReason reason = kind == Kind.POLICY ? TransitionReason.POLICY_CHANGE : TransitionReason.MEMBERSHIP_CHANGE;
+      evaluate(affected, cause(record.value() == null ? TransitionReason.CONFIG_DELETED : reason, origin), time);
+    }
+  }
+
+  private void applyService(String name, ServiceSnapshot snapshot, Instant time, Affected affected) {
+    if (snapshot.getConfig() == null) {
+      services.delete(name);
+      publisher.delete(new EntityKey(EntityKind.BACKEND_SERVICE, name), time);
+    } else {
+      services.put(name, snapshot);
+    }
+    affected.services.add(name);
+  }
+
+  /** Validates and stores one configuration record; false when it was rejected. */
+  private boolean applyConfig(Kind kind, String name, byte[] value, Origin origin, Instant time, Affected affected) {
+    List<String> problems = List.of();
+    switch (kind) {
+      case POLICY -> {
+        HealthAggregationPolicy p = value == null ? null : serdes.policies.deserialize(kind.topic, value);
+        problems = p == null ? List.of() : ConfigRules.policy(name, p);
+        if (problems.isEmpty()) {
+          putOrDelete(policies, name, p);
+          affected.policies.add(name);
+        }
+      }
+      case SOURCE -> {
+        HealthSource s = value == null ? null : serdes.sources.deserialize(kind.topic, value);
+        if (s != null) {
+          ServiceSnapshot service = services.get(s.getBackendService());
+          problems = ConfigRules.healthSource(name, s, service == null ? null : service.getConfig(),
+              policies.get(s.getHealthAggregationPolicy()));
+        }
+        if (problems.isEmpty()) {
+          putOrDelete(sources, name, s);
+          affected.sources.add(name);
+        }
+      }
+      case COMPOSITE -> {
+        CompositeHealthCheck c = value == null ? null : serdes.composites.deserialize(kind.topic, value);
+        if (c != null) {
+          List<HealthSource> known = c.getHealthSources().stream().map(sources::get).filter(s -> s != null).toList();
+          String owner = first(composites, other -> !other.getName().equals(name)
+              && other.getHealthDestination().equals(c.getHealthDestination()));
+          problems = ConfigRules.composite(name, c, known, owner, forwardingRules.get(c.getHealthDestination()));
+        }
+        if (problems.isEmpty()) {
+          CompositeHealthCheck old = composites.get(name);
+          putOrDelete(composites, name, c);
+          affected.composites.add(name);
+          if (old != null) {
+            affected.destinations.add(old.getHealthDestination());
+          }
+        }
+      }
+      case FORWARDING_RULE -> {
+        ForwardingRule r = value == null ? null : serdes.forwardingRules.deserialize(kind.topic, value);
+        problems = r == null ? List.of() : ConfigRules.forwardingRule(name, r);
+        if (problems.isEmpty()) {
+          putOrDelete(forwardingRules, name, r);
+          affected.forwardingRules.add(name);
+        }
+      }
+      default -> throw new IllegalStateException("unexpected " + kind);
+    }
+    if (!problems.isEmpty()) {
+      deadLetter(DeadLetterReason.INVALID, kind + " " + name + " rejected, previous version stays: "
+          + String.join("; ", problems), origin, name, value);
+      return false;
+    }
+    configOffsets.put(AggregateInput.key(kind, name), origin.offset());
+    return true;
+  }
+
+  /** Follows the dependencies: services, policies -> sources -> composites -> consumers; services -> rules. */
+  private void evaluate(Affected a, TransitionCause.Builder cause, Instant time) {
+    for (String service : a.services) {
+      publishService(service, cause, time);
+      a.sources.addAll(names(sources, s -> s.getBackendService().equals(service)));
+      a.forwardingRules.addAll(names(forwardingRules, r -> r.getBackendService().equals(service)));
+      a.consumers.add(service);
+    }
+    for (String policy : a.policies) {
+      a.sources.addAll(names(sources, s -> s.getHealthAggregationPolicy().equals(policy)));
+    }
+    for (String source : a.sources) {
+      publishSource(source, cause, time);
+      a.composites.addAll(names(composites, c -> c.getHealthSources().contains(source)));
+    }
+    for (String composite : a.composites) {
+      publishComposite(composite, cause, time);
+      CompositeHealthCheck c = composites.get(composite);
+      if (c != null) {
+        a.destinations.add(c.getHealthDestination());
+      }
+    }
+    for (String rule : a.forwardingRules) {
+      publishForwardingRule(rule, cause, time);
+      a.destinations.add(rule);
+    }
+    for (String destination : a.destinations) {
+      a.consumers.addAll(names(services, s -> s.getConfig() != null && s.getConfig().getPscBackends().stream()
+          .anyMatch(p -> p.getForwardingRule().equals(destination))));
+    }
+    for (String consumer : a.consumers) {
+      publishConsumer(consumer, cause, time);
+    }
+  }
+
+  private void publishService(String name, TransitionCause.Builder cause, Instant time) {
+    ServiceSnapshot s = services.get(name);
+    if (s == null) {
+      return;
+    }
+    Aggregation.Counts counts = counts(s);
+    HealthStatus status = Aggregation.status(counts, Aggregation.DEFAULT);
+    publisher.publish(new EntityKey(EntityKind.BACKEND_SERVICE, name), status, counts, s.getConfig().getRegion(),
+        copy(cause).setHealthyPercentThreshold(Aggregation.DEFAULT.healthyPercent())
+            .setMinHealthyThreshold(Aggregation.DEFAULT.minHealthy())
+            .setDetail(detail(counts, Aggregation.DEFAULT, "default thresholds (R-AGG-1, R-AGG-2)")), time);
+  }
+
+  /** R-CH-1: a source's state is its service's state under its policy. */
+  private void publishSource(String name, TransitionCause.Builder cause, Instant time) {
+    EntityKey key = new EntityKey(EntityKind.HEALTH_SOURCE, name);
+    HealthSource source = sources.get(name);
+    if (source == null) {
+      publisher.delete(key, time);
+      return;
+    }
+    ServiceSnapshot service = services.get(source.getBackendService());
+    HealthAggregationPolicy policy = policies.get(source.getHealthAggregationPolicy());
+    if (service == null || policy == null) {
+      publisher.publish(key, HealthStatus.UNKNOWN, new Aggregation.Counts(0, 0, 0), source.getRegion(),
+          copy(cause).setDetail("waiting for " + (service == null ? "backend service " + source.getBackendService()
+              : "policy " + source.getHealthAggregationPolicy())), time);
+      return;
+    }
+    Aggregation.Thresholds t = new Aggregation.Thresholds(policy.getHealthyPercentThreshold(),
+        policy.getMinHealthyThreshold(), false);
+    Aggregation.Counts counts = counts(service);
+    publisher.publish(key, Aggregation.status(counts, t), counts, source.getRegion(),
+        copy(cause).setHealthyPercentThreshold(t.healthyPercent()).setMinHealthyThreshold(t.minHealthy())
+            .setPolicyName(policy.getName())
+            .setPolicyVersion(configOffsets.get(AggregateInput.key(Kind.POLICY, policy.getName())))
+            .setDetail(detail(counts, t, "policy " + policy.getName() + " (R-AGG-2, R-AGG-3)")), time);
+  }
+
+  /** R-CH-4: AND over the sources, three-valued. */
+  private void publishComposite(String name, TransitionCause.Builder cause, Instant time) {
+    EntityKey key = new EntityKey(EntityKind.COMPOSITE_HEALTH_CHECK, name);
+    CompositeHealthCheck c = composites.get(name);
+    if (c == null) {
+      publisher.delete(key, time);
+      return;
+    }
+    List<HealthStatus> statuses = c.getHealthSources().stream()
+        .map(s -> sources.get(s) == null ? HealthStatus.UNKNOWN : publisher.statusOf(EntityKind.HEALTH_SOURCE, s))
+        .toList();
+    Aggregation.Counts counts = new Aggregation.Counts(
+        (int) statuses.stream().filter(s -> s == HealthStatus.HEALTHY).count(),
+        (int) statuses.stream().filter(s -> s == HealthStatus.UNHEALTHY).count(),
+        (int) statuses.stream().filter(s -> s == HealthStatus.UNKNOWN).count());
+    publisher.publish(key, Aggregation.all(statuses), counts, c.getRegion(),
+        copy(cause).setPolicyName(name)
+            .setPolicyVersion(configOffsets.get(AggregateInput.key(Kind.COMPOSITE, name)))
+            .setDetail(counts.healthy() + " of " + statuses.size() + " sources HEALTHY, " + counts.unhealthy()
+                + " UNHEALTHY, " + counts.unknown() + " UNKNOWN (R-CH-4)"), time);
+  }
+
+  /** R-DNSHC-2 and R-DNSHC-3: a load balancer's own health, as DNS routing sees it. */
+  private void publishForwardingRule(String name, TransitionCause.Builder cause, Instant time) {
+    EntityKey key = new EntityKey(EntityKind.FORWARDING_RULE, name);
+    ForwardingRule rule = forwardingRules.get(name);
+    if (rule == null) {
+      publisher.delete(key, time);
+      return;
+    }
+    ServiceSnapshot service = services.get(rule.getBackendService());
+    Aggregation.Thresholds t = rule.getLoadBalancerType() == LoadBalancerType.regionalL4ilb
+        ? Aggregation.PASSTHROUGH_LB : Aggregation.ANY_HEALTHY;
+    String ruleId = t == Aggregation.PASSTHROUGH_LB ? "passthrough NLB (R-AGG-5, R-DNSHC-2)" : "application or proxy LB (R-DNSHC-3)";
+    Aggregation.Counts counts = service == null ? new Aggregation.Counts(0, 0, 0) : counts(service);
+    HealthStatus status = service == null ? HealthStatus.UNKNOWN : Aggregation.status(counts, t);
+    publisher.publish(key, status, counts, rule.getRegion(),
+        copy(cause).setHealthyPercentThreshold(t.healthyPercent()).setMinHealthyThreshold(t.minHealthy())
+            .setPolicyName(rule.getLoadBalancerType().name())
+            .setDetail(service == null ? "backend service " + rule.getBackendService() + " not known yet"
+                : detail(counts, t, ruleId)), time);
+  }
+
+  /** R-CH-8: each PSC NEG takes its published service's composite state; the consumer fails over. */
+  private void publishConsumer(String name, TransitionCause.Builder cause, Instant time) {
+    ServiceSnapshot consumer = services.get(name);
+    List<PscBackend> backends = consumer == null || consumer.getConfig() == null
+        ? List.of() : consumer.getConfig().getPscBackends();
+    ConsumerFailover old = failovers.get(name);
+    if (backends.isEmpty()) {
+      if (old != null) {
+        old.getNegs().forEach(n -> publisher.delete(new EntityKey(EntityKind.CONSUMER_NEG, name + "/" + n.getName()), time));
+        failovers.delete(name);
+        context.forward(new Record<>(name, new Out.Failover(name, null), time.toEpochMilli()));
+      }
+      return;
+    }
+    List<NegState> negs = new ArrayList<>();
+    for (PscBackend b : backends) {
+      String composite = first(composites, c -> c.getHealthDestination().equals(b.getForwardingRule()) && !c.getDryRun());
+      HealthStatus status = composite == null ? HealthStatus.UNKNOWN
+          : publisher.statusOf(EntityKind.COMPOSITE_HEALTH_CHECK, composite);
+      negs.add(new NegState(b.getNegName(), b.getRegion(), status));
+      publisher.publish(new EntityKey(EntityKind.CONSUMER_NEG, name + "/" + b.getNegName()), status,
+          new Aggregation.Counts(0, 0, 0), b.getRegion(), copy(cause).setPolicyName(composite)
+              .setDetail(composite == null ? "no composite health check publishes to " + b.getForwardingRule() + " (R-CH-8)"
+                  : "state of composite health check " + composite + " (R-CH-8)"), time);
+    }
+    List<String> active = activeRegions(negs);
+    ConsumerFailover decision = new ConsumerFailover(time, active, negs);
+    if (old == null || !old.getActiveRegions().equals(active) || !old.getNegs().equals(negs)) {
+      failovers.put(name, decision);
+      context.forward(new Record<>(name, new Out.Failover(name, decision), time.toEpochMilli()));
+    }
+  }
+
+  /** HEALTHY NEGs in preference order; else the UNKNOWN ones; else all of them (fail open). */
+  static List<String> activeRegions(List<NegState> negs) {
+    for (HealthStatus wanted : List.of(HealthStatus.HEALTHY, HealthStatus.UNKNOWN)) {
+      List<String> regions = negs.stream().filter(n -> n.getStatus() == wanted).map(NegState::getRegion).distinct().toList();
+      if (!regions.isEmpty()) {
+        return regions;
+      }
+    }
+    return negs.stream().map(NegState::getRegion).distinct().toList();
+  }
+
+  private static Aggregation.Counts counts(ServiceSnapshot s) {
+    return new Aggregation.Counts(s.getHealthy(), s.getUnhealthy(), s.getUnknown());
+  }
+
+  private static String detail(Aggregation.Counts c, Aggregation.Thresholds t, String rule) {
+    return c.healthy() + " of " + c.total() + " endpoints HEALTHY (" + c.unknown() + " UNKNOWN); needs "
+        + t.healthyPercent() + "% and " + t.minHealthy() + " under " + rule;
+  }
+
+  private static TransitionReason serviceReason(Origin origin) {
+    if (Topics.BACKEND_SERVICES.name().equals(origin.topic())) {
+      return TransitionReason.MEMBERSHIP_CHANGE;
+    }
+    return origin.offset() < 0 ? TransitionReason.STALE : TransitionReason.MEMBER_STATE;
+  }
+
+  private static TransitionCause.Builder cause(TransitionReason reason, Origin origin) {
+    TransitionCause.Builder cause = TransitionCause.newBuilder().setReason(reason);
+    if (!origin.topic().isEmpty()) {
+      cause.setTriggerTopic(origin.topic());
+    }
+    if (origin.offset() >= 0) {
+      cause.setTriggerPartition(origin.partition()).setTriggerOffset(origin.offset());
+    }
+    return cause;
+  }
+
+  private static TransitionCause.Builder copy(TransitionCause.Builder cause) {
+    return TransitionCause.newBuilder(cause);
+  }
+
+  private void deadLetter(DeadLetterReason reason, String message, Origin origin, String key, byte[] value) {
+    metrics.deadLettered(origin.topic(), reason);
+    context.forward(new Record<>(key, new Out.DeadLettered(Topics.CONFIG_DLQ.name(), key,
+        DeadLetters.of(reason, message, origin, key, value)), origin.timestamp()));
+  }
+
+  private static Origin origin(Headers headers, Kind kind, long timestamp) {
+    return new Origin(kind.topic, (int) header(headers, AggregateInput.ORIGIN_PARTITION),
+        header(headers, AggregateInput.ORIGIN_OFFSET), timestamp);
+  }
+
+  private static long header(Headers headers, String name) {
+    Header h = headers.lastHeader(name);
+    return h == null ? -1 : Long.parseLong(new String(h.value(), StandardCharsets.UTF_8));
+  }
+
+  private static int orMinusOne(Integer value) {
+    return value == null ? -1 : value;
+  }
+
+  private static long orMinusOne(Long value) {
+    return value == null ? -1 : value;
+  }
+
+  private static <V> void putOrDelete(KeyValueStore<String, V> store, String key, V value) {
+    if (value == null) {
+      store.delete(key);
+    } else {
+      store.put(key, value);
+    }
+  }
+
+  private static <V> List<String> names(KeyValueStore<String, V> store, Predicate<V> wanted) {
+    List<String> names = new ArrayList<>();
+    try (KeyValueIterator<String, V> it = store.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, V> kv = it.next();
+        if (wanted.test(kv.value)) {
+          names.add(kv.key);
+        }
+      }
+    }
+    return names;
+  }
+
+  private static <V> String first(KeyValueStore<String, V> store, Predicate<V> wanted) {
+    List<String> found = names(store, wanted);
+    return found.isEmpty() ? null : found.get(0);
+  }
+
+  /** What one input touches, filled in as the dependencies are followed; insertion-ordered for replays. */
+  private static final class Affected {
+    final Set<String> services = new LinkedHashSet<>();
+    final Set<String> policies = new LinkedHashSet<>();
+    final Set<String> sources = new LinkedHashSet<>();
+    final Set<String> composites = new LinkedHashSet<>();
+    final Set<String> forwardingRules = new LinkedHashSet<>();
+    final Set<String> destinations = new LinkedHashSet<>();
+    final Set<String> consumers = new LinkedHashSet<>();
+  }
+
+}

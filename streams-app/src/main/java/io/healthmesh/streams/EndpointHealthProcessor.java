@@ -1,0 +1,323 @@
+package io.healthmesh.streams;
+
+import io.healthmesh.config.BackendService;
+import io.healthmesh.config.Endpoint;
+import io.healthmesh.events.DeadLetterReason;
+import io.healthmesh.events.EntityKey;
+import io.healthmesh.events.EntityKind;
+import io.healthmesh.events.HealthState;
+import io.healthmesh.events.HealthStatus;
+import io.healthmesh.events.HealthTransition;
+import io.healthmesh.events.ProbeRecordType;
+import io.healthmesh.events.ProbeResult;
+import io.healthmesh.events.TransitionCause;
+import io.healthmesh.events.TransitionReason;
+import io.healthmesh.internal.EndpointRecord;
+import io.healthmesh.internal.ServiceSnapshot;
+import io.healthmesh.schemas.AvroDeserializationException;
+import io.healthmesh.schemas.Topics;
+import io.healthmesh.streams.DeadLetters.Origin;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The per-service stage (SPEC section 1): probe results and backend-service configuration, both
+ * keyed and partitioned by backend service, so an endpoint's state and its service's counts live
+ * in one task. Most probes change nothing and stop here; only state changes go on.
+ */
+final class EndpointHealthProcessor implements Processor<String, byte[], String, Out> {
+  static final String ENDPOINTS = "endpoints";
+  static final String EXPIRY_INDEX = "endpoint-expiry";
+  static final String SERVICES = "services";
+
+  private final TopologySerdes serdes;
+  private final StreamsSettings settings;
+  private final Metrics metrics;
+  private ProcessorContext<String, Out> context;
+  private KeyValueStore<String, EndpointRecord> endpoints;
+  private KeyValueStore<String, String> expiryIndex;
+  private KeyValueStore<String, ServiceSnapshot> services;
+
+  EndpointHealthProcessor(TopologySerdes serdes, StreamsSettings settings, Metrics metrics) {
+    this.serdes = serdes;
+    this.settings = settings;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Out> context) {
+    this.context = context;
+    this.endpoints = context.getStateStore(ENDPOINTS);
+    this.expiryIndex = context.getStateStore(EXPIRY_INDEX);
+    this.services = context.getStateStore(SERVICES);
+    context.schedule(settings.staleCheckInterval(), PunctuationType.STREAM_TIME, this::expireStale);
+  }
+
+  @Override
+  public void process(Record<String, byte[]> record) {
+    Origin origin = origin(record);
+    if (Topics.BACKEND_SERVICES.name().equals(origin.topic())) {
+      applyConfig(record, origin);
+    } else {
+      applyProbe(record, origin);
+    }
+  }
+
+  private void applyProbe(Record<String, byte[]> record, Origin origin) {
+    ProbeResult probe;
+    try {
+      probe = serdes.probes.deserialize(origin.topic(), record.value());
+    } catch (AvroDeserializationException e) {
+      deadLetter(DeadLetters.reasonOf(e), e.at(origin.partition(), origin.offset()).getMessage(), origin, record);
+      return;
+    }
+    if (probe == null) {
+      deadLetter(DeadLetterReason.MALFORMED, "probe result without a value", origin, record);
+      return;
+    }
+    if (probe.getType() == ProbeRecordType.HEARTBEAT) {
+      metrics.heartbeat();
+      return; // its only job, moving stream time on, is done by reading it
+    }
+    String problem = probeProblem(record.key(), probe, origin);
+    if (problem != null) {
+      deadLetter(DeadLetterReason.INVALID, problem, origin, record);
+      return;
+    }
+    ServiceSnapshot service = services.get(probe.getBackendService());
+    if (service == null || service.getConfig() == null || !hasEndpoint(service.getConfig(), probe.getEndpointId())) {
+      deadLetter(DeadLetterReason.UNKNOWN_ENTITY, "endpoint " + probe.getBackendService() + "/" + probe.getEndpointId()
+          + " is not in the configuration (R-EP-6)", origin, record);
+      return;
+    }
+    String key = endpointKey(probe.getBackendService(), probe.getEndpointId());
+    EndpointRecord previous = endpoints.get(key);
+    if (EndpointStateMachine.isOutOfOrder(previous, probe.getEventTime())) {
+      metrics.outOfOrder(); // R-EP-5: counted, never applied
+      return;
+    }
+    BackendService config = service.getConfig();
+    EndpointRecord next = EndpointStateMachine.apply(previous, probe.getSuccess(), probe.getEventTime(), config.getHealthCheck());
+    reindex(key, previous, next);
+    endpoints.put(key, next);
+    metrics.applied();
+    HealthStatus before = previous == null ? HealthStatus.UNKNOWN : previous.getStatus();
+    if (next.getStatus() != before || previous == null) {
+      publishEndpoint(config, key, before, next, TransitionReason.PROBE, origin, next.getLastEventTime());
+    }
+    if (next.getStatus() != before) {
+      publishService(config, service, probe.getEventTime(), origin);
+    }
+  }
+
+  private String probeProblem(String key, ProbeResult probe, Origin origin) {
+    if (probe.getBackendService() == null || probe.getBackendService().isBlank()) {
+      return "backendService is missing; external endpoints are not handled by this topology yet (R-EP-6)";
+    }
+    if (probe.getEndpointId().isBlank()) {
+      return "endpointId is missing (R-EP-1)";
+    }
+    if (!probe.getBackendService().equals(key)) {
+      return "record key '" + key + "' is not the backend service '" + probe.getBackendService()
+          + "'; probe results are keyed by backend service";
+    }
+    long skew = probe.getEventTime().toEpochMilli() - origin.timestamp();
+    if (skew > settings.maxClockSkew().toMillis()) {
+      return "eventTime " + probe.getEventTime() + " is " + Duration.ofMillis(skew)
+          + " after the record's timestamp; more than the allowed " + settings.maxClockSkew();
+    }
+    return null;
+  }
+
+  private void applyConfig(Record<String, byte[]> record, Origin origin) {
+    String name = record.key();
+    ServiceSnapshot current = services.get(name);
+    if (record.value() == null) {
+      if (current != null) {
+        removeEndpoints(current.getConfig(), Set.of(), origin);
+        services.delete(name);
+        forwardSnapshot(new ServiceSnapshot(name, null, 0, 0, 0, Instant.ofEpochMilli(origin.timestamp()),
+            origin.topic(), origin.partition(), origin.offset()), origin.timestamp());
+      }
+      return;
+    }
+    BackendService config;
+    try {
+      config = serdes.backendServices.deserialize(origin.topic(), record.value());
+    } catch (AvroDeserializationException e) {
+      deadLetter(DeadLetters.reasonOf(e), e.at(origin.partition(), origin.offset()).getMessage(), origin, record);
+      return;
+    }
+    List<String> problems = ConfigRules.backendService(name, config);
+    if (!problems.isEmpty()) {
+      deadLetter(DeadLetterReason.INVALID, "BackendService " + name + " rejected, previous version stays: "
+          + String.join("; ", problems), origin, record);
+      return;
+    }
+    Set<String> kept = new HashSet<>();
+    config.getEndpoints().forEach(e -> kept.add(e.getId()));
+    if (current != null && current.getConfig() != null) {
+      removeEndpoints(current.getConfig(), kept, origin); // R-AGG-6: membership re-evaluates at once
+    }
+    ServiceSnapshot base = current != null ? current : new ServiceSnapshot(name, null, 0, 0, 0,
+        Instant.ofEpochMilli(origin.timestamp()), null, null, null);
+    publishService(config, base, Instant.ofEpochMilli(origin.timestamp()), origin);
+  }
+
+  private void removeEndpoints(BackendService old, Set<String> kept, Origin origin) {
+    if (old == null) {
+      return;
+    }
+    for (Endpoint e : old.getEndpoints()) {
+      if (kept.contains(e.getId())) {
+        continue;
+      }
+      String key = endpointKey(old.getName(), e.getId());
+      EndpointRecord record = endpoints.delete(key);
+      if (record != null) {
+        reindex(key, record, null);
+      }
+      context.forward(new Record<>(key, new Out.State(entity(key), null), origin.timestamp()));
+    }
+  }
+
+  /** Counts the service's endpoints and, when config or counts changed, tells the aggregate stage. */
+  private void publishService(BackendService config, ServiceSnapshot previous, Instant eventTime, Origin origin) {
+    int healthy = 0;
+    int unhealthy = 0;
+    int unknown = 0;
+    for (Endpoint e : config.getEndpoints()) {
+      EndpointRecord r = endpoints.get(endpointKey(config.getName(), e.getId()));
+      HealthStatus s = r == null ? HealthStatus.UNKNOWN : r.getStatus();
+      switch (s) {
+        case HEALTHY -> healthy++;
+        case UNHEALTHY -> unhealthy++;
+        default -> unknown++;
+      }
+    }
+    ServiceSnapshot next = new ServiceSnapshot(config.getName(), config, healthy, unhealthy, unknown, eventTime,
+        origin.topic(), origin.partition(), origin.offset());
+    boolean changed = !config.equals(previous.getConfig()) || healthy != previous.getHealthy()
+        || unhealthy != previous.getUnhealthy() || unknown != previous.getUnknown();
+    if (changed) {
+      services.put(config.getName(), next);
+      forwardSnapshot(next, eventTime.toEpochMilli());
+    }
+  }
+
+  private void forwardSnapshot(ServiceSnapshot snapshot, long timestamp) {
+    byte[] bytes = serdes.snapshots.serialize(TopologySerdes.AGGREGATE_INPUT_SUBJECT_TOPIC, snapshot);
+    String key = AggregateInput.key(AggregateInput.Kind.SERVICE, snapshot.getName());
+    context.forward(new Record<>(key, new Out.ForAggregates(key, bytes), timestamp));
+  }
+
+  private void publishEndpoint(BackendService config, String key, HealthStatus before, EndpointRecord next,
+      TransitionReason reason, Origin origin, Instant eventTime) {
+    EntityKey entity = entity(key);
+    HealthState state = HealthState.newBuilder()
+        .setStatus(next.getStatus()).setSince(next.getSince()).setRegion(config.getRegion())
+        .setHealthyCount(next.getConsecutiveSuccesses()).setUnhealthyCount(next.getConsecutiveFailures())
+        .setVersion(next.getVersion()).setSourceOffset(origin == null ? null : origin.offset()).build();
+    long timestamp = eventTime.toEpochMilli();
+    context.forward(new Record<>(key, new Out.State(entity, state), timestamp));
+    if (before == next.getStatus()) {
+      return; // first result of a new endpoint: its UNKNOWN state is published, no transition
+    }
+    TransitionCause.Builder cause = TransitionCause.newBuilder().setReason(reason)
+        .setHealthyCount(next.getConsecutiveSuccesses()).setUnhealthyCount(next.getConsecutiveFailures())
+        .setHealthyThreshold(config.getHealthCheck().getHealthyThreshold())
+        .setUnhealthyThreshold(config.getHealthCheck().getUnhealthyThreshold())
+        .setPolicyName(config.getName())
+        .setDetail(reason == TransitionReason.STALE
+            ? "no result for " + Duration.ofMillis(EndpointStateMachine.staleAfterMillis(config.getHealthCheck())) + " (R-EP-4)"
+            : next.getStatus() + " after " + Math.max(next.getConsecutiveSuccesses(), next.getConsecutiveFailures())
+                + " consecutive " + (next.getConsecutiveSuccesses() > 0 ? "successes" : "failures") + " (R-EP-2)");
+    if (origin != null) {
+      cause.setTriggerTopic(origin.topic()).setTriggerPartition(origin.partition()).setTriggerOffset(origin.offset());
+    }
+    HealthTransition transition = HealthTransition.newBuilder().setEntity(entity).setOldStatus(before)
+        .setNewStatus(next.getStatus()).setEventTime(eventTime).setVersion(next.getVersion())
+        .setCause(cause.build()).build();
+    context.forward(new Record<>(key, new Out.Transition(entity, transition), timestamp));
+  }
+
+  /** R-EP-4 by event time: endpoints whose last result is older than their staleAfter. */
+  private void expireStale(long streamTime) {
+    List<KeyValue<String, String>> due = new ArrayList<>();
+    try (KeyValueIterator<String, String> it = expiryIndex.range(ExpiryKey.MIN, ExpiryKey.upTo(streamTime))) {
+      it.forEachRemaining(due::add);
+    }
+    for (KeyValue<String, String> entry : due) {
+      expiryIndex.delete(entry.key);
+      String key = entry.value;
+      EndpointRecord current = endpoints.get(key);
+      long expiry = ExpiryKey.expiryOf(entry.key);
+      if (current == null || current.getExpiresAt() != expiry) {
+        continue; // superseded by a newer result
+      }
+      EndpointRecord next = EndpointStateMachine.stale(current, expiry);
+      endpoints.put(key, next);
+      metrics.stale();
+      String service = key.substring(0, key.indexOf('/'));
+      ServiceSnapshot snapshot = services.get(service);
+      if (next.getStatus() != current.getStatus() && snapshot != null && snapshot.getConfig() != null) {
+        publishEndpoint(snapshot.getConfig(), key, current.getStatus(), next, TransitionReason.STALE, null,
+            Instant.ofEpochMilli(expiry));
+        publishService(snapshot.getConfig(), snapshot, Instant.ofEpochMilli(expiry),
+            new Origin(Topics.PROBE_RESULTS.name(), -1, -1, expiry));
+      }
+    }
+  }
+
+  private void reindex(String key, EndpointRecord previous, EndpointRecord next) {
+    if (previous != null && previous.getExpiresAt() > 0) {
+      expiryIndex.delete(ExpiryKey.of(previous.getExpiresAt(), key));
+    }
+    if (next != null && next.getExpiresAt() > 0) {
+      expiryIndex.put(ExpiryKey.of(next.getExpiresAt(), key), key);
+    }
+  }
+
+  private void deadLetter(DeadLetterReason reason, String message, Origin origin, Record<String, byte[]> record) {
+    metrics.deadLettered(origin.topic(), reason);
+    String dlq = Topics.BACKEND_SERVICES.name().equals(origin.topic())
+        ? Topics.CONFIG_DLQ.name() : Topics.PROBE_RESULTS_DLQ.name();
+    context.forward(new Record<>(record.key() == null ? "" : record.key(), new Out.DeadLettered(dlq, record.key(),
+        DeadLetters.of(reason, message, origin, record.key(), record.value())), record.timestamp()));
+  }
+
+  private Origin origin(Record<String, byte[]> record) {
+    RecordMetadata m = context.recordMetadata().orElseThrow();
+    return new Origin(m.topic(), m.partition(), m.offset(), record.timestamp());
+  }
+
+  private static boolean hasEndpoint(BackendService config, String id) {
+    for (Endpoint e : config.getEndpoints()) {
+      if (e.getId().equals(id)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static String endpointKey(String service, String endpoint) {
+    return service + "/" + endpoint;
+  }
+
+  private static EntityKey entity(String endpointKey) {
+    return new EntityKey(EntityKind.ENDPOINT, endpointKey);
+  }
+
+}

@@ -1,0 +1,124 @@
+package io.healthmesh.streams;
+
+import static io.healthmesh.streams.AggregateHealthProcessor.COMPOSITES;
+import static io.healthmesh.streams.AggregateHealthProcessor.CONFIG_OFFSETS;
+import static io.healthmesh.streams.AggregateHealthProcessor.FAILOVERS;
+import static io.healthmesh.streams.AggregateHealthProcessor.FORWARDING_RULES;
+import static io.healthmesh.streams.AggregateHealthProcessor.POLICIES;
+import static io.healthmesh.streams.AggregateHealthProcessor.SOURCES;
+import static io.healthmesh.streams.EndpointHealthProcessor.ENDPOINTS;
+import static io.healthmesh.streams.EndpointHealthProcessor.EXPIRY_INDEX;
+
+import io.healthmesh.config.CompositeHealthCheck;
+import io.healthmesh.config.ForwardingRule;
+import io.healthmesh.config.HealthAggregationPolicy;
+import io.healthmesh.config.HealthSource;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topic;
+import io.healthmesh.schemas.Topics;
+import io.healthmesh.streams.AggregateInput.Kind;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/** Builds the health topology; the steps below are the order in which the data flows. */
+public final class HealthTopology {
+  private static final Consumed<String, byte[]> RAW = Consumed.with(Serdes.String(), Serdes.ByteArray());
+
+  private HealthTopology() {}
+
+  public static Topology build(StreamsSettings settings, SchemaRegistryClient registry, MeterRegistry meters) {
+    TopologySerdes serdes = new TopologySerdes(registry);
+    Metrics metrics = new Metrics(meters);
+    StreamsBuilder builder = new StreamsBuilder();
+    addStores(builder, serdes);
+
+    // 1. Probe results and backend services, both keyed (and so partitioned) by backend service.
+    KStream<String, byte[]> probes = builder.stream(Topics.PROBE_RESULTS.name(), RAW.withName("probe-results"));
+    KStream<String, byte[]> backendServices = builder.stream(Topics.BACKEND_SERVICES.name(), RAW.withName("backend-services"));
+
+    // 2. Endpoint state machines and service counts: bad records to the dead-letter topics,
+    //    state changes onwards (R-EP-*, R-AGG-6).
+    KStream<String, Out> perService = probes.merge(backendServices, Named.as("probes-and-services"))
+        .process(() -> new EndpointHealthProcessor(serdes, settings, metrics), Named.as("endpoint-health"),
+            ENDPOINTS, EXPIRY_INDEX, EndpointHealthProcessor.SERVICES);
+
+    // 3. Service snapshots and the small configuration tables meet in one partition.
+    KStream<String, byte[]> aggregateInput = perService
+        .filter((k, out) -> out instanceof Out.ForAggregates, Named.as("service-snapshots"))
+        .mapValues(out -> ((Out.ForAggregates) out).value())
+        .merge(tagged(builder, Topics.HEALTH_AGGREGATION_POLICIES, Kind.POLICY))
+        .merge(tagged(builder, Topics.HEALTH_SOURCES, Kind.SOURCE))
+        .merge(tagged(builder, Topics.COMPOSITE_HEALTH_CHECKS, Kind.COMPOSITE))
+        .merge(tagged(builder, Topics.FORWARDING_RULES, Kind.FORWARDING_RULE))
+        .repartition(Repartitioned.<String, byte[]>as("aggregate-input")
+            .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray()).withNumberOfPartitions(1));
+
+    // 4. Services, sources, composites, load balancers and consumer NEGs (R-AGG-*, R-CH-*, R-DNSHC-2/3).
+    KStream<String, Out> aggregates = aggregateInput
+        .process(() -> new AggregateHealthProcessor(serdes, metrics), Named.as("aggregate-health"),
+            AggregateHealthProcessor.SERVICES, POLICIES, SOURCES, COMPOSITES, FORWARDING_RULES, CONFIG_OFFSETS,
+            FAILOVERS, Publisher.PUBLISHED);
+
+    // 5. Publish states, transitions, dead letters and failover decisions.
+    publish(perService.merge(aggregates, Named.as("all-outputs")), registry);
+    return builder.build();
+  }
+
+  private static KStream<String, byte[]> tagged(StreamsBuilder builder, Topic<String, ?> topic, Kind kind) {
+    return builder.stream(topic.name(), RAW.withName(topic.name()))
+        .process(() -> new OriginTagger(kind), Named.as("tag-" + topic.name()));
+  }
+
+  private static void publish(KStream<String, Out> outputs, SchemaRegistryClient registry) {
+    outputs.filter((k, out) -> out instanceof Out.State)
+        .map((k, out) -> KeyValue.pair(((Out.State) out).key(), ((Out.State) out).state()))
+        .to(Topics.HEALTH_STATE.name(), produced(Topics.HEALTH_STATE, registry));
+    outputs.filter((k, out) -> out instanceof Out.Transition)
+        .map((k, out) -> KeyValue.pair(((Out.Transition) out).key(), ((Out.Transition) out).transition()))
+        .to(Topics.HEALTH_TRANSITIONS.name(), produced(Topics.HEALTH_TRANSITIONS, registry));
+    for (Topic<String, ?> dlq : java.util.List.of(Topics.PROBE_RESULTS_DLQ, Topics.CONFIG_DLQ)) {
+      outputs.filter((k, out) -> out instanceof Out.DeadLettered d && d.topic().equals(dlq.name()))
+          .map((k, out) -> KeyValue.pair(((Out.DeadLettered) out).key(), ((Out.DeadLettered) out).letter()))
+          .to(dlq.name(), produced(Topics.PROBE_RESULTS_DLQ, registry));
+    }
+    outputs.filter((k, out) -> out instanceof Out.Failover)
+        .map((k, out) -> KeyValue.pair(((Out.Failover) out).consumer(), ((Out.Failover) out).decision()))
+        .to(Topics.CONSUMER_FAILOVER.name(), produced(Topics.CONSUMER_FAILOVER, registry));
+  }
+
+  private static <K, V extends org.apache.avro.specific.SpecificRecord> Produced<K, V> produced(
+      Topic<K, V> topic, SchemaRegistryClient registry) {
+    return Produced.with(topic.keySerde(registry), topic.valueSerde(registry));
+  }
+
+  private static void addStores(StreamsBuilder builder, TopologySerdes serdes) {
+    builder.addStateStore(store(ENDPOINTS, serdes.endpointRecords()));
+    builder.addStateStore(store(EXPIRY_INDEX, Serdes.String()));
+    builder.addStateStore(store(EndpointHealthProcessor.SERVICES, serdes.serviceSnapshots()));
+    builder.addStateStore(store(AggregateHealthProcessor.SERVICES, serdes.serviceSnapshots()));
+    builder.addStateStore(store(POLICIES, serdes.store(HealthAggregationPolicy.class)));
+    builder.addStateStore(store(SOURCES, serdes.store(HealthSource.class)));
+    builder.addStateStore(store(COMPOSITES, serdes.store(CompositeHealthCheck.class)));
+    builder.addStateStore(store(FORWARDING_RULES, serdes.store(ForwardingRule.class)));
+    builder.addStateStore(store(CONFIG_OFFSETS, Serdes.Long()));
+    builder.addStateStore(store(FAILOVERS, serdes.failovers()));
+    builder.addStateStore(store(Publisher.PUBLISHED, serdes.healthStates()));
+  }
+
+  /** Persistent and changelogged, so a restarted instance resumes exactly where it stopped. */
+  private static <V> StoreBuilder<KeyValueStore<String, V>> store(String name, Serde<V> values) {
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values);
+  }
+}

@@ -1,0 +1,76 @@
+package io.healthmesh.streams;
+
+import io.healthmesh.events.EntityKey;
+import io.healthmesh.events.EntityKind;
+import io.healthmesh.events.HealthState;
+import io.healthmesh.events.HealthStatus;
+import io.healthmesh.events.HealthTransition;
+import io.healthmesh.events.TransitionCause;
+import java.time.Instant;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Publishes an aggregate entity's state only when it differs from what was last published, and a
+ * transition (R-CH-9) only when its status changes, so health-state never repeats itself.
+ */
+final class Publisher {
+  static final String PUBLISHED = "published-states";
+
+  private final ProcessorContext<String, Out> context;
+  private final KeyValueStore<String, HealthState> published;
+  private final Metrics metrics;
+
+  Publisher(ProcessorContext<String, Out> context, Metrics metrics) {
+    this.context = context;
+    this.published = context.getStateStore(PUBLISHED);
+    this.metrics = metrics;
+  }
+
+  static String storeKey(EntityKey key) {
+    return key.getKind() + "|" + key.getName();
+  }
+
+  HealthStatus statusOf(EntityKind kind, String name) {
+    HealthState state = published.get(kind + "|" + name);
+    return state == null ? HealthStatus.UNKNOWN : state.getStatus();
+  }
+
+  /** {@code cause} is completed with the counts; its reason and trigger are the caller's. */
+  void publish(EntityKey key, HealthStatus status, Aggregation.Counts counts, String region,
+      TransitionCause.Builder cause, Instant eventTime) {
+    HealthState old = published.get(storeKey(key));
+    HealthStatus before = old == null ? HealthStatus.UNKNOWN : old.getStatus();
+    boolean statusChanged = old != null && before != status || old == null && status != HealthStatus.UNKNOWN;
+    long version = old == null ? 0 : old.getVersion();
+    HealthState next = HealthState.newBuilder()
+        .setStatus(status)
+        .setSince(statusChanged || old == null ? eventTime : old.getSince())
+        .setRegion(region)
+        .setHealthyCount(counts.healthy()).setUnhealthyCount(counts.unhealthy()).setUnknownCount(counts.unknown())
+        .setVersion(statusChanged ? version + 1 : version)
+        .setSourceOffset(statusChanged ? cause.getTriggerOffset() : old == null ? null : old.getSourceOffset())
+        .build();
+    if (next.equals(old)) {
+      return;
+    }
+    published.put(storeKey(key), next);
+    long timestamp = eventTime.toEpochMilli();
+    context.forward(new Record<>(storeKey(key), new Out.State(key, next), timestamp));
+    if (statusChanged) {
+      metrics.transition(key.getKind(), status);
+      cause.setHealthyCount(counts.healthy()).setUnhealthyCount(counts.unhealthy()).setUnknownCount(counts.unknown());
+      HealthTransition transition = HealthTransition.newBuilder().setEntity(key).setOldStatus(before)
+          .setNewStatus(status).setEventTime(eventTime).setVersion(next.getVersion()).setCause(cause.build()).build();
+      context.forward(new Record<>(storeKey(key), new Out.Transition(key, transition), timestamp));
+    }
+  }
+
+  /** The entity is gone: a tombstone on health-state. */
+  void delete(EntityKey key, Instant eventTime) {
+    if (published.delete(storeKey(key)) != null) {
+      context.forward(new Record<>(storeKey(key), new Out.State(key, null), eventTime.toEpochMilli()));
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package io.healthmesh.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.healthmesh.events.HealthStatus;
+import io.healthmesh.streams.Aggregation.Counts;
+import io.healthmesh.streams.Aggregation.Thresholds;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The pure rules of SPEC sections 2 and 3. */
+class AggregationTest {
+  private static final Thresholds STRICT = new Thresholds(75, 3, false);
+
+  @Test
+  void seedExample75PercentMin3_R_AGG_4() {
+    assertThat(Aggregation.status(new Counts(3, 1, 0), STRICT)).isEqualTo(HealthStatus.HEALTHY);
+    assertThat(Aggregation.status(new Counts(2, 2, 0), STRICT)).isEqualTo(HealthStatus.UNHEALTHY);
+  }
+
+  @Test
+  void needsBothThresholds_R_AGG_2() {
+    assertThat(Aggregation.status(new Counts(2, 0, 0), STRICT)).as("100% but only 2").isEqualTo(HealthStatus.UNHEALTHY);
+    assertThat(Aggregation.status(new Counts(3, 2, 0), STRICT)).as("3 but 60%").isEqualTo(HealthStatus.UNHEALTHY);
+  }
+
+  @Test
+  void defaultsAre60PercentAndOne_R_AGG_1() {
+    assertThat(Aggregation.DEFAULT.healthyPercent()).isEqualTo(60);
+    assertThat(Aggregation.DEFAULT.minHealthy()).isEqualTo(1);
+    assertThat(Aggregation.status(new Counts(3, 2, 0), Aggregation.DEFAULT)).isEqualTo(HealthStatus.HEALTHY);
+  }
+
+  @Test
+  void decidesUnknownThreeValued_R_AGG_3() {
+    // Healthy even if the UNKNOWN one is unhealthy.
+    assertThat(Aggregation.status(new Counts(3, 0, 1), STRICT)).isEqualTo(HealthStatus.HEALTHY);
+    // Unhealthy even if both UNKNOWN ones are healthy: at most 3 of 5 = 60%.
+    assertThat(Aggregation.status(new Counts(1, 2, 2), STRICT)).isEqualTo(HealthStatus.UNHEALTHY);
+    // Depends on the UNKNOWN ones.
+    assertThat(Aggregation.status(new Counts(2, 0, 2), STRICT)).isEqualTo(HealthStatus.UNKNOWN);
+    // A new source with no results yet.
+    assertThat(Aggregation.status(new Counts(0, 0, 4), STRICT)).isEqualTo(HealthStatus.UNKNOWN);
+  }
+
+  @Test
+  void passthroughNeeds20PercentAndEmptyIsHealthy_R_AGG_5() {
+    assertThat(Aggregation.status(new Counts(0, 0, 0), Aggregation.PASSTHROUGH_LB)).isEqualTo(HealthStatus.HEALTHY);
+    assertThat(Aggregation.status(new Counts(1, 4, 0), Aggregation.PASSTHROUGH_LB)).isEqualTo(HealthStatus.HEALTHY);
+    assertThat(Aggregation.status(new Counts(1, 5, 0), Aggregation.PASSTHROUGH_LB)).isEqualTo(HealthStatus.UNHEALTHY);
+    assertThat(Aggregation.status(new Counts(0, 0, 0), Aggregation.DEFAULT)).isEqualTo(HealthStatus.UNHEALTHY);
+  }
+
+  @Test
+  void applicationLbHealthyWithOneHealthyBackend_R_DNSHC_3() {
+    assertThat(Aggregation.status(new Counts(1, 99, 0), Aggregation.ANY_HEALTHY)).isEqualTo(HealthStatus.HEALTHY);
+    assertThat(Aggregation.status(new Counts(0, 5, 0), Aggregation.ANY_HEALTHY)).isEqualTo(HealthStatus.UNHEALTHY);
+    assertThat(Aggregation.status(new Counts(0, 5, 1), Aggregation.ANY_HEALTHY)).isEqualTo(HealthStatus.UNKNOWN);
+  }
+
+  @Test
+  void compositeIsAndWithUnknown_R_CH_4() {
+    List<HealthStatus> nineHealthyOneUnknown = new java.util.ArrayList<>(Collections.nCopies(9, HealthStatus.HEALTHY));
+    nineHealthyOneUnknown.add(HealthStatus.UNKNOWN);
+    assertThat(Aggregation.all(nineHealthyOneUnknown)).isEqualTo(HealthStatus.UNKNOWN);
+    assertThat(Aggregation.all(List.of(HealthStatus.HEALTHY, HealthStatus.HEALTHY))).isEqualTo(HealthStatus.HEALTHY);
+    assertThat(Aggregation.all(List.of(HealthStatus.UNKNOWN, HealthStatus.UNHEALTHY))).isEqualTo(HealthStatus.UNHEALTHY);
+  }
+}
