@@ -24,7 +24,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -41,6 +40,8 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   static final String ENDPOINTS = "endpoints";
   static final String EXPIRY_INDEX = "endpoint-expiry";
   static final String SERVICES = "services";
+  static final String PROBE_CLOCK = "probe-clock";
+  private static final String WATERMARK = "watermark";
 
   private final TopologySerdes serdes;
   private final StreamsSettings settings;
@@ -49,6 +50,9 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   private KeyValueStore<String, EndpointRecord> endpoints;
   private KeyValueStore<String, String> expiryIndex;
   private KeyValueStore<String, ServiceSnapshot> services;
+  private KeyValueStore<String, Long> probeClock;
+  private long watermark;
+  private long lastExpiryCheck;
 
   EndpointHealthProcessor(TopologySerdes serdes, StreamsSettings settings, Metrics metrics) {
     this.serdes = serdes;
@@ -62,7 +66,10 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     this.endpoints = context.getStateStore(ENDPOINTS);
     this.expiryIndex = context.getStateStore(EXPIRY_INDEX);
     this.services = context.getStateStore(SERVICES);
-    context.schedule(settings.staleCheckInterval(), PunctuationType.STREAM_TIME, this::expireStale);
+    this.probeClock = context.getStateStore(PROBE_CLOCK);
+    Long stored = probeClock.get(WATERMARK);
+    this.watermark = stored == null ? Long.MIN_VALUE : stored;
+    this.lastExpiryCheck = watermark;
   }
 
   @Override
@@ -89,7 +96,8 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     }
     if (probe.getType() == ProbeRecordType.HEARTBEAT) {
       metrics.heartbeat();
-      return; // its only job, moving stream time on, is done by reading it
+      advanceClock(probe.getEventTime().toEpochMilli());
+      return;
     }
     String problem = probeProblem(record.key(), probe, origin);
     if (problem != null) {
@@ -119,6 +127,24 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     }
     if (next.getStatus() != before) {
       publishService(config, service, probe.getEventTime(), origin);
+    }
+    advanceClock(probe.getEventTime().toEpochMilli());
+  }
+
+  /**
+   * Staleness (R-EP-4) runs on the event time of probes and heartbeats alone. The task's stream
+   * time would do too, but configuration records share this task and carry their producers'
+   * clocks, which must not age anyone's endpoints.
+   */
+  private void advanceClock(long eventTime) {
+    if (eventTime <= watermark) {
+      return;
+    }
+    watermark = eventTime;
+    if (lastExpiryCheck == Long.MIN_VALUE || watermark - lastExpiryCheck >= settings.staleCheckInterval().toMillis()) {
+      lastExpiryCheck = watermark;
+      probeClock.put(WATERMARK, watermark);
+      expireStale(watermark);
     }
   }
 
@@ -254,9 +280,9 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   }
 
   /** R-EP-4 by event time: endpoints whose last result is older than their staleAfter. */
-  private void expireStale(long streamTime) {
+  private void expireStale(long now) {
     List<KeyValue<String, String>> due = new ArrayList<>();
-    try (KeyValueIterator<String, String> it = expiryIndex.range(ExpiryKey.MIN, ExpiryKey.upTo(streamTime))) {
+    try (KeyValueIterator<String, String> it = expiryIndex.range(ExpiryKey.MIN, ExpiryKey.upTo(now))) {
       it.forEachRemaining(due::add);
     }
     for (KeyValue<String, String> entry : due) {

@@ -52,7 +52,7 @@ public final class HealthTopology {
     //    state changes onwards (R-EP-*, R-AGG-6).
     KStream<String, Out> perService = probes.merge(backendServices, Named.as("probes-and-services"))
         .process(() -> new EndpointHealthProcessor(serdes, settings, metrics), Named.as("endpoint-health"),
-            ENDPOINTS, EXPIRY_INDEX, EndpointHealthProcessor.SERVICES);
+            ENDPOINTS, EXPIRY_INDEX, EndpointHealthProcessor.SERVICES, EndpointHealthProcessor.PROBE_CLOCK);
 
     // 3. Service snapshots and the small configuration tables meet in one partition.
     KStream<String, byte[]> aggregateInput = perService
@@ -107,6 +107,7 @@ public final class HealthTopology {
     builder.addStateStore(store(ENDPOINTS, serdes.endpointRecords()));
     builder.addStateStore(store(EXPIRY_INDEX, Serdes.String()));
     builder.addStateStore(store(EndpointHealthProcessor.SERVICES, serdes.serviceSnapshots()));
+    builder.addStateStore(store(EndpointHealthProcessor.PROBE_CLOCK, Serdes.Long()));
     builder.addStateStore(store(AggregateHealthProcessor.SERVICES, serdes.serviceSnapshots()));
     builder.addStateStore(store(POLICIES, serdes.store(HealthAggregationPolicy.class)));
     builder.addStateStore(store(SOURCES, serdes.store(HealthSource.class)));
