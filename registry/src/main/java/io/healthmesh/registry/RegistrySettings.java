@@ -1,11 +1,11 @@
 package io.healthmesh.registry;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import io.healthmesh.settings.SettingsReader;
 import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
@@ -52,24 +52,21 @@ public record RegistrySettings(String host, int port, String bootstrapServers, S
    * @throws IllegalArgumentException listing every problem
    */
   public static RegistrySettings from(Properties p) {
-    List<String> problems = new ArrayList<>();
-    String host = p.getProperty(HOST, "127.0.0.1").trim();
-    int port = integer(p, PORT, 8081, 0, 65535, problems);
-    String bootstrap = p.getProperty(BOOTSTRAP_SERVERS, "").trim();
-    if (bootstrap.isEmpty()) {
-      problems.add(BOOTSTRAP_SERVERS + ": required (host:port of a Kafka broker)");
-    }
-    String topic = p.getProperty(TOPIC, "_schemas").trim();
+    SettingsReader read = new SettingsReader(p);
+    String host = read.string(HOST, "127.0.0.1");
+    int port = read.integer(PORT, 8081, 0, 65535);
+    String bootstrap = read.required(BOOTSTRAP_SERVERS, "host:port of a Kafka broker");
+    String topic = read.string(TOPIC, "_schemas");
     if (!topic.matches("[a-zA-Z0-9._-]{1,249}")) {
-      problems.add(TOPIC + ": '" + topic + "' is not a valid topic name");
+      read.problem(TOPIC + ": '" + topic + "' is not a valid topic name");
     }
-    int replication = integer(p, REPLICATION_FACTOR, 1, 1, Short.MAX_VALUE, problems);
-    int timeoutMs = integer(p, TIMEOUT_MS, 10_000, 100, Integer.MAX_VALUE, problems);
-    String level = p.getProperty(COMPATIBILITY, "BACKWARD").trim();
+    int replication = read.integer(REPLICATION_FACTOR, 1, 1, Short.MAX_VALUE);
+    int timeoutMs = read.integer(TIMEOUT_MS, 10_000, 100, Integer.MAX_VALUE);
+    String level = read.string(COMPATIBILITY, "BACKWARD");
     try {
       CompatibilityLevel.parse(level);
     } catch (RegistryError e) {
-      problems.add(COMPATIBILITY + ": '" + level + "' is not one of NONE, BACKWARD, BACKWARD_TRANSITIVE, "
+      read.problem(COMPATIBILITY + ": '" + level + "' is not one of NONE, BACKWARD, BACKWARD_TRANSITIVE, "
           + "FORWARD, FORWARD_TRANSITIVE, FULL, FULL_TRANSITIVE");
     }
     Map<String, String> overrides = new HashMap<>();
@@ -78,9 +75,7 @@ public record RegistrySettings(String host, int port, String bootstrapServers, S
         overrides.put(key.substring(CLIENT_PREFIX.length()), p.getProperty(key));
       }
     }
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException("invalid schema registry configuration:\n  - " + String.join("\n  - ", problems));
-    }
+    read.check("schema registry");
     return new RegistrySettings(host, port, bootstrap, topic, (short) replication, level.toUpperCase(java.util.Locale.ROOT),
         Duration.ofMillis(timeoutMs), overrides);
   }
@@ -90,22 +85,5 @@ public record RegistrySettings(String host, int port, String bootstrapServers, S
     Map<String, Object> props = new HashMap<>(kafkaClientOverrides);
     props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     return props;
-  }
-
-  private static int integer(Properties p, String key, int defaultValue, int min, int max, List<String> problems) {
-    String text = p.getProperty(key);
-    if (text == null) {
-      return defaultValue;
-    }
-    try {
-      int value = Integer.parseInt(text.trim());
-      if (value < min || value > max) {
-        problems.add(key + ": " + value + " is outside " + min + ".." + max);
-      }
-      return value;
-    } catch (NumberFormatException e) {
-      problems.add(key + ": '" + text + "' is not a whole number");
-      return defaultValue;
-    }
   }
 }

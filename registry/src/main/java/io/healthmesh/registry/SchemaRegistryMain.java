@@ -1,10 +1,6 @@
 package io.healthmesh.registry;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Properties;
+import io.healthmesh.settings.SettingsReader;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -17,7 +13,7 @@ public final class SchemaRegistryMain {
   public static void main(String[] args) throws Exception {
     RegistrySettings settings;
     try {
-      settings = RegistrySettings.from(properties(args));
+      settings = RegistrySettings.from(SettingsReader.fromArgs(args));
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
       System.err.println("usage: schema-registry [FILE.properties] [key=value ...]");
@@ -33,20 +29,5 @@ public final class SchemaRegistryMain {
       stopped.countDown();
     }, "schema-registry-shutdown"));
     stopped.await();
-  }
-
-  static Properties properties(String[] args) throws IOException {
-    Properties p = new Properties();
-    for (String arg : args) {
-      int eq = arg.indexOf('=');
-      if (eq > 0) {
-        p.setProperty(arg.substring(0, eq).replaceFirst("^--", ""), arg.substring(eq + 1));
-      } else {
-        try (Reader in = Files.newBufferedReader(Path.of(arg))) {
-          p.load(in);
-        }
-      }
-    }
-    return p;
   }
 }

@@ -1,11 +1,11 @@
 package io.healthmesh.streams;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import io.healthmesh.settings.SettingsReader;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -34,26 +34,24 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
   }
 
   public static StreamsSettings from(Properties p) {
-    List<String> problems = new ArrayList<>();
-    String appId = p.getProperty(APPLICATION_ID, "healthmesh-streams").trim();
-    String bootstrap = required(p, BOOTSTRAP_SERVERS, problems);
-    String registry = required(p, SCHEMA_REGISTRY_URL, problems);
-    String guarantee = p.getProperty(PROCESSING_GUARANTEE, StreamsConfig.EXACTLY_ONCE_V2).trim();
+    SettingsReader read = new SettingsReader(p);
+    String appId = read.string(APPLICATION_ID, "healthmesh-streams");
+    String bootstrap = read.required(BOOTSTRAP_SERVERS, "host:port of a Kafka broker");
+    String registry = read.required(SCHEMA_REGISTRY_URL, "base URL of the schema registry");
+    String guarantee = read.string(PROCESSING_GUARANTEE, StreamsConfig.EXACTLY_ONCE_V2);
     if (!List.of(StreamsConfig.EXACTLY_ONCE_V2, StreamsConfig.AT_LEAST_ONCE).contains(guarantee)) {
-      problems.add(PROCESSING_GUARANTEE + ": '" + guarantee + "' is not exactly_once_v2 or at_least_once");
+      read.problem(PROCESSING_GUARANTEE + ": '" + guarantee + "' is not exactly_once_v2 or at_least_once");
     }
-    int standby = integer(p, STANDBY_REPLICAS, 0, 0, 10, problems);
-    int threads = integer(p, STREAM_THREADS, 1, 1, 64, problems);
-    int commitMs = integer(p, COMMIT_INTERVAL_MS, 100, 1, 600_000, problems);
-    String stateDir = p.getProperty(STATE_DIR, System.getProperty("java.io.tmpdir") + "/healthmesh-streams").trim();
-    int skewMs = integer(p, MAX_CLOCK_SKEW_MS, 300_000, 0, Integer.MAX_VALUE, problems);
-    int staleMs = integer(p, STALE_CHECK_INTERVAL_MS, 1_000, 10, 3_600_000, problems);
+    int standby = read.integer(STANDBY_REPLICAS, 0, 0, 10);
+    int threads = read.integer(STREAM_THREADS, 1, 1, 64);
+    int commitMs = read.integer(COMMIT_INTERVAL_MS, 100, 1, 600_000);
+    String stateDir = read.string(STATE_DIR, System.getProperty("java.io.tmpdir") + "/healthmesh-streams");
+    int skewMs = read.integer(MAX_CLOCK_SKEW_MS, 300_000, 0, Integer.MAX_VALUE);
+    int staleMs = read.integer(STALE_CHECK_INTERVAL_MS, 1_000, 10, 3_600_000);
     Map<String, String> overrides = new HashMap<>();
     p.stringPropertyNames().stream().filter(k -> k.startsWith(STREAMS_PREFIX))
         .forEach(k -> overrides.put(k.substring(STREAMS_PREFIX.length()), p.getProperty(k)));
-    if (!problems.isEmpty()) {
-      throw new IllegalArgumentException("invalid streams-app configuration:\n  - " + String.join("\n  - ", problems));
-    }
+    read.check("streams-app");
     return new StreamsSettings(appId, bootstrap, registry, guarantee, standby, threads, Duration.ofMillis(commitMs),
         stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), overrides);
   }
@@ -70,30 +68,5 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
     p.putAll(streamsOverrides);
     return p;
-  }
-
-  private static String required(Properties p, String key, List<String> problems) {
-    String value = p.getProperty(key, "").trim();
-    if (value.isEmpty()) {
-      problems.add(key + ": required");
-    }
-    return value;
-  }
-
-  private static int integer(Properties p, String key, int defaultValue, int min, int max, List<String> problems) {
-    String text = p.getProperty(key);
-    if (text == null) {
-      return defaultValue;
-    }
-    try {
-      int value = Integer.parseInt(text.trim());
-      if (value < min || value > max) {
-        problems.add(key + ": " + value + " is outside " + min + ".." + max);
-      }
-      return value;
-    } catch (NumberFormatException e) {
-      problems.add(key + ": '" + text + "' is not a whole number");
-      return defaultValue;
-    }
   }
 }

@@ -1,0 +1,91 @@
+package io.healthmesh.streams;
+
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The running topology: checks its inputs, starts Kafka Streams, and stops it. */
+public final class HealthStreamsApp implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(HealthStreamsApp.class);
+  private final KafkaStreams streams;
+
+  private HealthStreamsApp(KafkaStreams streams) {
+    this.streams = streams;
+  }
+
+  /** Starts the topology; returns once it is RUNNING. */
+  public static HealthStreamsApp start(StreamsSettings settings, SchemaRegistryClient registry, MeterRegistry meters,
+      Duration timeout) {
+    checkCoPartitioned(settings);
+    KafkaStreams streams = new KafkaStreams(HealthTopology.build(settings, registry, meters), settings.streamsProperties());
+    streams.setUncaughtExceptionHandler(e -> {
+      LOG.error("stream thread failed; replacing it", e);
+      return StreamThreadExceptionResponse.REPLACE_THREAD;
+    });
+    streams.start();
+    HealthStreamsApp app = new HealthStreamsApp(streams);
+    app.awaitRunning(timeout);
+    return app;
+  }
+
+  public KafkaStreams.State state() {
+    return streams.state();
+  }
+
+  private void awaitRunning(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (streams.state() != KafkaStreams.State.RUNNING) {
+      if (System.nanoTime() > deadline || !streams.state().isRunningOrRebalancing()
+          && streams.state() != KafkaStreams.State.CREATED) {
+        streams.close(Duration.ofSeconds(10));
+        throw new IllegalStateException("topology not running after " + timeout + ": " + streams.state());
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted", e);
+      }
+    }
+  }
+
+  /**
+   * The per-service stage keeps an endpoint's state and its service's configuration in one task,
+   * which only holds when both topics have the same number of partitions.
+   */
+  static void checkCoPartitioned(StreamsSettings settings) {
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
+      List<String> names = List.of(Topics.PROBE_RESULTS.name(), Topics.BACKEND_SERVICES.name());
+      Map<String, TopicDescription> topics = admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
+      int probes = topics.get(names.get(0)).partitions().size();
+      int services = topics.get(names.get(1)).partitions().size();
+      if (probes != services) {
+        throw new IllegalStateException(names.get(0) + " has " + probes + " partitions and " + names.get(1) + " has "
+            + services + "; they must be equal so that probes meet their service's configuration");
+      }
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot describe the input topics at " + settings.bootstrapServers() + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    streams.close(Duration.ofSeconds(30));
+  }
+}

@@ -1,0 +1,79 @@
+package io.healthmesh.streams;
+
+import static io.healthmesh.streams.Harness.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.healthmesh.config.LoadBalancerType;
+import io.healthmesh.schemas.Topics;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** R-AUD-2: the same probe and configuration input gives the same states and transitions. */
+class ReplayTest {
+
+  /** A recorded incident: config, steady probes, failures, a policy change, members leaving, silence. */
+  static void incident(Harness h) {
+    Random random = new Random(42);
+    h.policy("strict", 75, 3, T0);
+    h.policy("any", 50, 1, T0);
+    for (String region : List.of("use1", "euw1")) {
+      h.service(Harness.service("orders-" + region, 4));
+      h.source("src-" + region, "orders-" + region, region.equals("use1") ? "strict" : "any");
+      h.forwardingRule("fr-" + region, "orders-" + region, LoadBalancerType.regionalL4ilb);
+      h.composite("chc-" + region, List.of("src-" + region), "fr-" + region);
+    }
+    h.consumer("consumer", List.of(Harness.neg("neg-use1", "us-east1", "fr-use1"),
+        Harness.neg("neg-euw1", "europe-west1", "fr-euw1")));
+    for (int second = 0; second < 120; second++) {
+      for (String region : List.of("use1", "euw1")) {
+        for (String vm : Harness.vms(1, 4)) {
+          boolean degraded = region.equals("use1") && second > 40 && second < 80 && !vm.equals("vm-1");
+          boolean silent = region.equals("euw1") && vm.equals("vm-4") && second > 60;
+          if (!silent) {
+            h.probe("orders-" + region, vm, !degraded && random.nextInt(20) != 0, T0.plusSeconds(second));
+          }
+        }
+      }
+      if (second == 30) {
+        h.raw(Topics.PROBE_RESULTS.name(), "orders-use1", new byte[] {9, 9, 9, 9, 9, 9}, T0.plusSeconds(second));
+      }
+      if (second == 50) {
+        h.policy("strict", 25, 1, T0.plusSeconds(second));
+      }
+      if (second == 70) {
+        h.probe("orders-use1", "vm-2", true, T0.plusSeconds(3)); // out of order
+      }
+      if (second == 90) {
+        h.service(Harness.service("orders-euw1", 3));
+      }
+    }
+  }
+
+  @Test
+  void sameInputGivesSameStatesAndTransitions_R_AUD_2() {
+    Run first = run(ReplayTest::incident);
+    Run second = run(ReplayTest::incident);
+
+    assertThat(first.transitions).as("the incident produced transitions").hasSizeGreaterThan(20);
+    assertThat(second.states).isEqualTo(first.states);
+    assertThat(second.transitions).isEqualTo(first.transitions);
+    assertThat(second.failovers).isEqualTo(first.failovers);
+    assertThat(second.deadLetters).isEqualTo(first.deadLetters);
+  }
+
+  record Run(List<String> states, List<String> transitions, List<String> failovers, List<String> deadLetters) {}
+
+  static Run run(Consumer<Harness> scenario) {
+    try (Harness h = new Harness()) {
+      scenario.accept(h);
+      h.drain();
+      return new Run(
+          h.stateLog.stream().map(kv -> kv.key + "=" + kv.value).toList(),
+          h.transitionLog.stream().map(Object::toString).toList(),
+          h.failoverLog.stream().map(kv -> kv.key + "=" + kv.value).toList(),
+          h.probeDeadLetters.stream().map(Object::toString).toList());
+    }
+  }
+}
