@@ -299,6 +299,7 @@ final class SchemaLog implements AutoCloseable {
     try {
       admin.createTopics(List.of(topic)).all().get(settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
       LOG.info("created topic {}", settings.topic());
+      awaitLeader();
     } catch (ExecutionException e) {
       if (!(e.getCause() instanceof TopicExistsException)) {
         throw new IllegalStateException("cannot create " + settings.topic() + ": " + e.getCause(), e);
@@ -309,6 +310,23 @@ final class SchemaLog implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  /** A new topic's leader takes a moment to be known; asking for offsets before that logs errors. */
+  private void awaitLeader() throws InterruptedException {
+    long deadline = System.nanoTime() + settings.timeout().toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        var description = admin.describeTopics(List.of(settings.topic())).allTopicNames()
+            .get(settings.timeout().toMillis(), TimeUnit.MILLISECONDS).get(settings.topic());
+        if (description.partitions().get(0).leader() != null) {
+          return;
+        }
+      } catch (ExecutionException | TimeoutException e) {
+        // not visible yet
+      }
+      Thread.sleep(20);
     }
   }
 

@@ -21,7 +21,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -51,6 +53,8 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   private KeyValueStore<String, String> expiryIndex;
   private KeyValueStore<String, ServiceSnapshot> services;
   private KeyValueStore<String, Long> probeClock;
+  /** Decoded services of this task, so a probe does not decode its service's whole configuration. */
+  private final Map<String, ServiceSnapshot> serviceCache = new HashMap<>();
   private long watermark;
   private long lastExpiryCheck;
 
@@ -104,7 +108,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       deadLetter(DeadLetterReason.INVALID, problem, origin, record);
       return;
     }
-    ServiceSnapshot service = services.get(probe.getBackendService());
+    ServiceSnapshot service = service(probe.getBackendService());
     if (service == null || service.getConfig() == null || !hasEndpoint(service.getConfig(), probe.getEndpointId())) {
       deadLetter(DeadLetterReason.UNKNOWN_ENTITY, "endpoint " + probe.getBackendService() + "/" + probe.getEndpointId()
           + " is not in the configuration (R-EP-6)", origin, record);
@@ -117,8 +121,8 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       return;
     }
     BackendService config = service.getConfig();
-    EndpointRecord next = EndpointStateMachine.apply(previous, probe.getSuccess(), probe.getEventTime(), config.getHealthCheck());
-    reindex(key, previous, next);
+    EndpointRecord next = indexed(key, EndpointStateMachine.apply(previous, probe.getSuccess(), probe.getEventTime(),
+        config.getHealthCheck()));
     endpoints.put(key, next);
     metrics.applied();
     HealthStatus before = previous == null ? HealthStatus.UNKNOWN : previous.getStatus();
@@ -169,11 +173,12 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
 
   private void applyConfig(Record<String, byte[]> record, Origin origin) {
     String name = record.key();
-    ServiceSnapshot current = services.get(name);
+    ServiceSnapshot current = service(name);
     if (record.value() == null) {
       if (current != null) {
         removeEndpoints(current.getConfig(), Set.of(), origin);
         services.delete(name);
+        serviceCache.remove(name);
         forwardSnapshot(new ServiceSnapshot(name, null, 0, 0, 0, Instant.ofEpochMilli(origin.timestamp()),
             origin.topic(), origin.partition(), origin.offset()), origin.timestamp());
       }
@@ -213,7 +218,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       String key = endpointKey(old.getName(), e.getId());
       EndpointRecord record = endpoints.delete(key);
       if (record != null) {
-        reindex(key, record, null);
+        unindex(key, record);
       }
       context.forward(new Record<>(key, new Out.State(entity(key), null), origin.timestamp()));
     }
@@ -239,6 +244,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
         || unhealthy != previous.getUnhealthy() || unknown != previous.getUnknown();
     if (changed) {
       services.put(config.getName(), next);
+      serviceCache.put(config.getName(), next);
       forwardSnapshot(next, eventTime.toEpochMilli());
     }
   }
@@ -289,15 +295,21 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       expiryIndex.delete(entry.key);
       String key = entry.value;
       EndpointRecord current = endpoints.get(key);
-      long expiry = ExpiryKey.expiryOf(entry.key);
-      if (current == null || current.getExpiresAt() != expiry) {
-        continue; // superseded by a newer result
+      if (current == null || current.getIndexedExpiry() != ExpiryKey.expiryOf(entry.key)) {
+        continue; // the endpoint is gone
       }
-      EndpointRecord next = EndpointStateMachine.stale(current, expiry);
+      if (current.getExpiresAt() > now) {
+        // Refreshed since it was indexed: wait for its real expiry.
+        EndpointRecord moved = EndpointRecord.newBuilder(current).setIndexedExpiry(0).build();
+        endpoints.put(key, indexed(key, moved));
+        continue;
+      }
+      long expiry = current.getExpiresAt();
+      EndpointRecord next = EndpointRecord.newBuilder(EndpointStateMachine.stale(current, expiry)).setIndexedExpiry(0).build();
       endpoints.put(key, next);
       metrics.stale();
       String service = key.substring(0, key.indexOf('/'));
-      ServiceSnapshot snapshot = services.get(service);
+      ServiceSnapshot snapshot = service(service);
       if (next.getStatus() != current.getStatus() && snapshot != null && snapshot.getConfig() != null) {
         publishEndpoint(snapshot.getConfig(), key, current.getStatus(), next, TransitionReason.STALE, null,
             Instant.ofEpochMilli(expiry));
@@ -307,13 +319,34 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     }
   }
 
-  private void reindex(String key, EndpointRecord previous, EndpointRecord next) {
-    if (previous != null && previous.getExpiresAt() > 0) {
-      expiryIndex.delete(ExpiryKey.of(previous.getExpiresAt(), key));
+  /**
+   * Keeps at most one index entry per endpoint, written when the endpoint first gets an expiry
+   * and moved only when it fires while the endpoint was refreshed meanwhile: one index write per
+   * staleAfter period instead of two on every result.
+   */
+  private EndpointRecord indexed(String key, EndpointRecord next) {
+    if (next.getExpiresAt() == 0 || next.getIndexedExpiry() != 0) {
+      return next;
     }
-    if (next != null && next.getExpiresAt() > 0) {
-      expiryIndex.put(ExpiryKey.of(next.getExpiresAt(), key), key);
+    expiryIndex.put(ExpiryKey.of(next.getExpiresAt(), key), key);
+    return EndpointRecord.newBuilder(next).setIndexedExpiry(next.getExpiresAt()).build();
+  }
+
+  private void unindex(String key, EndpointRecord record) {
+    if (record.getIndexedExpiry() != 0) {
+      expiryIndex.delete(ExpiryKey.of(record.getIndexedExpiry(), key));
     }
+  }
+
+  private ServiceSnapshot service(String name) {
+    ServiceSnapshot cached = serviceCache.get(name);
+    if (cached == null) {
+      cached = services.get(name);
+      if (cached != null) {
+        serviceCache.put(name, cached);
+      }
+    }
+    return cached;
   }
 
   private void deadLetter(DeadLetterReason reason, String message, Origin origin, Record<String, byte[]> record) {
