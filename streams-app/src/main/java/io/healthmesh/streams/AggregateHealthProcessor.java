@@ -29,11 +29,9 @@ import java.util.Set;
 import java.util.function.Predicate;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -43,6 +41,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class AggregateHealthProcessor implements Processor<String, byte[], String, Out> {
   static final String SERVICES = "aggregate-services";
+  static final String SERVICE_COUNTS = "aggregate-service-counts";
   static final String POLICIES = "aggregate-policies";
   static final String SOURCES = "aggregate-sources";
   static final String COMPOSITES = "aggregate-composites";
@@ -54,11 +53,13 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
   private final Metrics metrics;
   private ProcessorContext<String, Out> context;
   private Publisher publisher;
-  private KeyValueStore<String, ServiceSnapshot> services;
-  private KeyValueStore<String, HealthAggregationPolicy> policies;
-  private KeyValueStore<String, HealthSource> sources;
-  private KeyValueStore<String, CompositeHealthCheck> composites;
-  private KeyValueStore<String, ForwardingRule> forwardingRules;
+  private MirroredStore<ServiceSnapshot> services;
+  /** Counts apart from configurations: they change on every endpoint transition, configurations rarely. */
+  private MirroredStore<ServiceSnapshot> serviceCounts;
+  private MirroredStore<HealthAggregationPolicy> policies;
+  private MirroredStore<HealthSource> sources;
+  private MirroredStore<CompositeHealthCheck> composites;
+  private MirroredStore<ForwardingRule> forwardingRules;
   private KeyValueStore<String, Long> configOffsets;
   private KeyValueStore<String, ConsumerFailover> failovers;
 
@@ -71,11 +72,12 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
   public void init(ProcessorContext<String, Out> context) {
     this.context = context;
     this.publisher = new Publisher(context, metrics);
-    this.services = context.getStateStore(SERVICES);
-    this.policies = context.getStateStore(POLICIES);
-    this.sources = context.getStateStore(SOURCES);
-    this.composites = context.getStateStore(COMPOSITES);
-    this.forwardingRules = context.getStateStore(FORWARDING_RULES);
+    this.services = new MirroredStore<>(context, SERVICES);
+    this.serviceCounts = new MirroredStore<>(context, SERVICE_COUNTS);
+    this.policies = new MirroredStore<>(context, POLICIES);
+    this.sources = new MirroredStore<>(context, SOURCES);
+    this.composites = new MirroredStore<>(context, COMPOSITES);
+    this.forwardingRules = new MirroredStore<>(context, FORWARDING_RULES);
     this.configOffsets = context.getStateStore(CONFIG_OFFSETS);
     this.failovers = context.getStateStore(FAILOVERS);
   }
@@ -109,11 +111,15 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
   }
 
   private void applyService(String name, ServiceSnapshot snapshot, Instant time, Affected affected) {
-    if (snapshot.getConfig() == null) {
+    if (snapshot.getCountsOnly()) {
+      serviceCounts.put(name, snapshot);
+    } else if (snapshot.getConfig() == null) {
       services.delete(name);
+      serviceCounts.delete(name);
       publisher.delete(new EntityKey(EntityKind.BACKEND_SERVICE, name), time);
     } else {
       services.put(name, snapshot);
+      serviceCounts.put(name, ServiceSnapshot.newBuilder(snapshot).setConfig(null).setCountsOnly(true).build());
     }
     affected.services.add(name);
   }
@@ -126,7 +132,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
         HealthAggregationPolicy p = value == null ? null : serdes.policies.deserialize(kind.topic, value);
         problems = p == null ? List.of() : ConfigRules.policy(name, p);
         if (problems.isEmpty()) {
-          putOrDelete(policies, name, p);
+          policies.putOrDelete(name, p);
           affected.policies.add(name);
         }
       }
@@ -138,7 +144,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
               policies.get(s.getHealthAggregationPolicy()));
         }
         if (problems.isEmpty()) {
-          putOrDelete(sources, name, s);
+          sources.putOrDelete(name, s);
           affected.sources.add(name);
         }
       }
@@ -152,7 +158,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
         }
         if (problems.isEmpty()) {
           CompositeHealthCheck old = composites.get(name);
-          putOrDelete(composites, name, c);
+          composites.putOrDelete(name, c);
           affected.composites.add(name);
           if (old != null) {
             affected.destinations.add(old.getHealthDestination());
@@ -163,7 +169,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
         ForwardingRule r = value == null ? null : serdes.forwardingRules.deserialize(kind.topic, value);
         problems = r == null ? List.of() : ConfigRules.forwardingRule(name, r);
         if (problems.isEmpty()) {
-          putOrDelete(forwardingRules, name, r);
+          forwardingRules.putOrDelete(name, r);
           affected.forwardingRules.add(name);
         }
       }
@@ -218,7 +224,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
     if (s == null) {
       return;
     }
-    Aggregation.Counts counts = counts(s);
+    Aggregation.Counts counts = counts(name);
     HealthStatus status = Aggregation.status(counts, Aggregation.DEFAULT);
     publisher.publish(new EntityKey(EntityKind.BACKEND_SERVICE, name), status, counts, s.getConfig().getRegion(),
         copy(cause).setHealthyPercentThreshold(Aggregation.DEFAULT.healthyPercent())
@@ -244,7 +250,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
     }
     Aggregation.Thresholds t = new Aggregation.Thresholds(policy.getHealthyPercentThreshold(),
         policy.getMinHealthyThreshold(), false);
-    Aggregation.Counts counts = counts(service);
+    Aggregation.Counts counts = counts(source.getBackendService());
     publisher.publish(key, Aggregation.status(counts, t), counts, source.getRegion(),
         copy(cause).setHealthyPercentThreshold(t.healthyPercent()).setMinHealthyThreshold(t.minHealthy())
             .setPolicyName(policy.getName())
@@ -286,7 +292,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
     Aggregation.Thresholds t = rule.getLoadBalancerType() == LoadBalancerType.regionalL4ilb
         ? Aggregation.PASSTHROUGH_LB : Aggregation.ANY_HEALTHY;
     String ruleId = t == Aggregation.PASSTHROUGH_LB ? "passthrough NLB (R-AGG-5, R-DNSHC-2)" : "application or proxy LB (R-DNSHC-3)";
-    Aggregation.Counts counts = service == null ? new Aggregation.Counts(0, 0, 0) : counts(service);
+    Aggregation.Counts counts = service == null ? new Aggregation.Counts(0, 0, 0) : counts(rule.getBackendService());
     HealthStatus status = service == null ? HealthStatus.UNKNOWN : Aggregation.status(counts, t);
     publisher.publish(key, status, counts, rule.getRegion(),
         copy(cause).setHealthyPercentThreshold(t.healthyPercent()).setMinHealthyThreshold(t.minHealthy())
@@ -339,8 +345,9 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
     return negs.stream().map(NegState::getRegion).distinct().toList();
   }
 
-  private static Aggregation.Counts counts(ServiceSnapshot s) {
-    return new Aggregation.Counts(s.getHealthy(), s.getUnhealthy(), s.getUnknown());
+  private Aggregation.Counts counts(String service) {
+    ServiceSnapshot s = serviceCounts.get(service);
+    return s == null ? new Aggregation.Counts(0, 0, 0) : new Aggregation.Counts(s.getHealthy(), s.getUnhealthy(), s.getUnknown());
   }
 
   private static String detail(Aggregation.Counts c, Aggregation.Thresholds t, String rule) {
@@ -394,28 +401,17 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
     return value == null ? -1 : value;
   }
 
-  private static <V> void putOrDelete(KeyValueStore<String, V> store, String key, V value) {
-    if (value == null) {
-      store.delete(key);
-    } else {
-      store.put(key, value);
-    }
-  }
-
-  private static <V> List<String> names(KeyValueStore<String, V> store, Predicate<V> wanted) {
+  private static <V> List<String> names(MirroredStore<V> store, Predicate<V> wanted) {
     List<String> names = new ArrayList<>();
-    try (KeyValueIterator<String, V> it = store.all()) {
-      while (it.hasNext()) {
-        KeyValue<String, V> kv = it.next();
-        if (wanted.test(kv.value)) {
-          names.add(kv.key);
-        }
+    store.all().forEach((key, value) -> {
+      if (wanted.test(value)) {
+        names.add(key);
       }
-    }
+    });
     return names;
   }
 
-  private static <V> String first(KeyValueStore<String, V> store, Predicate<V> wanted) {
+  private static <V> String first(MirroredStore<V> store, Predicate<V> wanted) {
     List<String> found = names(store, wanted);
     return found.isEmpty() ? null : found.get(0);
   }

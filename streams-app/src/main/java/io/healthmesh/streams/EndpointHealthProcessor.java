@@ -21,9 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -49,12 +47,10 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   private final StreamsSettings settings;
   private final Metrics metrics;
   private ProcessorContext<String, Out> context;
-  private KeyValueStore<String, EndpointRecord> endpoints;
+  private MirroredStore<EndpointRecord> endpoints;
   private KeyValueStore<String, String> expiryIndex;
-  private KeyValueStore<String, ServiceSnapshot> services;
+  private MirroredStore<ServiceSnapshot> services;
   private KeyValueStore<String, Long> probeClock;
-  /** Decoded services of this task, so a probe does not decode its service's whole configuration. */
-  private final Map<String, ServiceSnapshot> serviceCache = new HashMap<>();
   private long watermark;
   private long lastExpiryCheck;
 
@@ -67,9 +63,9 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   @Override
   public void init(ProcessorContext<String, Out> context) {
     this.context = context;
-    this.endpoints = context.getStateStore(ENDPOINTS);
+    this.endpoints = new MirroredStore<>(context, ENDPOINTS);
     this.expiryIndex = context.getStateStore(EXPIRY_INDEX);
-    this.services = context.getStateStore(SERVICES);
+    this.services = new MirroredStore<>(context, SERVICES);
     this.probeClock = context.getStateStore(PROBE_CLOCK);
     Long stored = probeClock.get(WATERMARK);
     this.watermark = stored == null ? Long.MIN_VALUE : stored;
@@ -108,7 +104,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       deadLetter(DeadLetterReason.INVALID, problem, origin, record);
       return;
     }
-    ServiceSnapshot service = service(probe.getBackendService());
+    ServiceSnapshot service = services.get(probe.getBackendService());
     if (service == null || service.getConfig() == null || !hasEndpoint(service.getConfig(), probe.getEndpointId())) {
       deadLetter(DeadLetterReason.UNKNOWN_ENTITY, "endpoint " + probe.getBackendService() + "/" + probe.getEndpointId()
           + " is not in the configuration (R-EP-6)", origin, record);
@@ -130,7 +126,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       publishEndpoint(config, key, before, next, TransitionReason.PROBE, origin, next.getLastEventTime());
     }
     if (next.getStatus() != before) {
-      publishService(config, service, probe.getEventTime(), origin);
+      forwardCounts(config, probe.getEventTime(), origin);
     }
     advanceClock(probe.getEventTime().toEpochMilli());
   }
@@ -173,13 +169,12 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
 
   private void applyConfig(Record<String, byte[]> record, Origin origin) {
     String name = record.key();
-    ServiceSnapshot current = service(name);
+    ServiceSnapshot current = services.get(name);
     if (record.value() == null) {
       if (current != null) {
         removeEndpoints(current.getConfig(), Set.of(), origin);
         services.delete(name);
-        serviceCache.remove(name);
-        forwardSnapshot(new ServiceSnapshot(name, null, 0, 0, 0, Instant.ofEpochMilli(origin.timestamp()),
+        forwardSnapshot(new ServiceSnapshot(name, null, false, 0, 0, 0, Instant.ofEpochMilli(origin.timestamp()),
             origin.topic(), origin.partition(), origin.offset()), origin.timestamp());
       }
       return;
@@ -197,14 +192,17 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
           + String.join("; ", problems), origin, record);
       return;
     }
+    if (current != null && config.equals(current.getConfig())) {
+      return; // applied twice: nothing changes
+    }
     Set<String> kept = new HashSet<>();
     config.getEndpoints().forEach(e -> kept.add(e.getId()));
     if (current != null && current.getConfig() != null) {
       removeEndpoints(current.getConfig(), kept, origin); // R-AGG-6: membership re-evaluates at once
     }
-    ServiceSnapshot base = current != null ? current : new ServiceSnapshot(name, null, 0, 0, 0,
-        Instant.ofEpochMilli(origin.timestamp()), null, null, null);
-    publishService(config, base, Instant.ofEpochMilli(origin.timestamp()), origin);
+    ServiceSnapshot next = snapshot(config, false, Instant.ofEpochMilli(origin.timestamp()), origin);
+    services.put(name, next);
+    forwardSnapshot(next, origin.timestamp());
   }
 
   private void removeEndpoints(BackendService old, Set<String> kept, Origin origin) {
@@ -224,8 +222,13 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     }
   }
 
-  /** Counts the service's endpoints and, when config or counts changed, tells the aggregate stage. */
-  private void publishService(BackendService config, ServiceSnapshot previous, Instant eventTime, Origin origin) {
+  /** An endpoint changed state: the aggregate stage gets the service's new counts. */
+  private void forwardCounts(BackendService config, Instant eventTime, Origin origin) {
+    forwardSnapshot(snapshot(config, true, eventTime, origin), eventTime.toEpochMilli());
+  }
+
+  /** The service's endpoints counted by state; an endpoint without results is UNKNOWN (R-AGG-3). */
+  private ServiceSnapshot snapshot(BackendService config, boolean countsOnly, Instant eventTime, Origin origin) {
     int healthy = 0;
     int unhealthy = 0;
     int unknown = 0;
@@ -238,15 +241,8 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
         default -> unknown++;
       }
     }
-    ServiceSnapshot next = new ServiceSnapshot(config.getName(), config, healthy, unhealthy, unknown, eventTime,
-        origin.topic(), origin.partition(), origin.offset());
-    boolean changed = !config.equals(previous.getConfig()) || healthy != previous.getHealthy()
-        || unhealthy != previous.getUnhealthy() || unknown != previous.getUnknown();
-    if (changed) {
-      services.put(config.getName(), next);
-      serviceCache.put(config.getName(), next);
-      forwardSnapshot(next, eventTime.toEpochMilli());
-    }
+    return new ServiceSnapshot(config.getName(), countsOnly ? null : config, countsOnly, healthy, unhealthy, unknown,
+        eventTime, origin.topic(), origin.partition(), origin.offset());
   }
 
   private void forwardSnapshot(ServiceSnapshot snapshot, long timestamp) {
@@ -300,20 +296,20 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       }
       if (current.getExpiresAt() > now) {
         // Refreshed since it was indexed: wait for its real expiry.
-        EndpointRecord moved = EndpointRecord.newBuilder(current).setIndexedExpiry(0).build();
+        EndpointRecord moved = EndpointStateMachine.withIndexedExpiry(current, 0);
         endpoints.put(key, indexed(key, moved));
         continue;
       }
       long expiry = current.getExpiresAt();
-      EndpointRecord next = EndpointRecord.newBuilder(EndpointStateMachine.stale(current, expiry)).setIndexedExpiry(0).build();
+      EndpointRecord next = EndpointStateMachine.stale(current, expiry);
       endpoints.put(key, next);
       metrics.stale();
       String service = key.substring(0, key.indexOf('/'));
-      ServiceSnapshot snapshot = service(service);
+      ServiceSnapshot snapshot = services.get(service);
       if (next.getStatus() != current.getStatus() && snapshot != null && snapshot.getConfig() != null) {
         publishEndpoint(snapshot.getConfig(), key, current.getStatus(), next, TransitionReason.STALE, null,
             Instant.ofEpochMilli(expiry));
-        publishService(snapshot.getConfig(), snapshot, Instant.ofEpochMilli(expiry),
+        forwardCounts(snapshot.getConfig(), Instant.ofEpochMilli(expiry),
             new Origin(Topics.PROBE_RESULTS.name(), -1, -1, expiry));
       }
     }
@@ -329,24 +325,13 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       return next;
     }
     expiryIndex.put(ExpiryKey.of(next.getExpiresAt(), key), key);
-    return EndpointRecord.newBuilder(next).setIndexedExpiry(next.getExpiresAt()).build();
+    return EndpointStateMachine.withIndexedExpiry(next, next.getExpiresAt());
   }
 
   private void unindex(String key, EndpointRecord record) {
     if (record.getIndexedExpiry() != 0) {
       expiryIndex.delete(ExpiryKey.of(record.getIndexedExpiry(), key));
     }
-  }
-
-  private ServiceSnapshot service(String name) {
-    ServiceSnapshot cached = serviceCache.get(name);
-    if (cached == null) {
-      cached = services.get(name);
-      if (cached != null) {
-        serviceCache.put(name, cached);
-      }
-    }
-    return cached;
   }
 
   private void deadLetter(DeadLetterReason reason, String message, Origin origin, Record<String, byte[]> record) {

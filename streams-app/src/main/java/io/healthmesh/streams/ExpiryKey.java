@@ -10,12 +10,17 @@ final class ExpiryKey {
   private ExpiryKey() {}
 
   static String of(long expiry, String endpointKey) {
-    return String.format("%019d|%s", expiry, endpointKey);
+    return padded(expiry) + "|" + endpointKey;
   }
 
   /** The greatest key of any endpoint expiring at or before {@code time}. */
   static String upTo(long time) {
-    return String.format("%019d|\uffff", time);
+    return padded(time) + "|\uffff";
+  }
+
+  private static String padded(long time) {
+    String digits = Long.toString(time);
+    return "0".repeat(19 - digits.length()) + digits;
   }
 
   static long expiryOf(String key) {

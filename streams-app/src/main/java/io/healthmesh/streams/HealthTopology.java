@@ -68,7 +68,7 @@ public final class HealthTopology {
     // 4. Services, sources, composites, load balancers and consumer NEGs (R-AGG-*, R-CH-*, R-DNSHC-2/3).
     KStream<String, Out> aggregates = aggregateInput
         .process(() -> new AggregateHealthProcessor(serdes, metrics), Named.as("aggregate-health"),
-            AggregateHealthProcessor.SERVICES, POLICIES, SOURCES, COMPOSITES, FORWARDING_RULES, CONFIG_OFFSETS,
+            AggregateHealthProcessor.SERVICES, AggregateHealthProcessor.SERVICE_COUNTS, POLICIES, SOURCES, COMPOSITES, FORWARDING_RULES, CONFIG_OFFSETS,
             FAILOVERS, Publisher.PUBLISHED);
 
     // 5. Publish states, transitions, dead letters and failover decisions.
@@ -104,11 +104,15 @@ public final class HealthTopology {
   }
 
   private static void addStores(StreamsBuilder builder, TopologySerdes serdes) {
-    builder.addStateStore(store(ENDPOINTS, serdes.endpointRecords()));
+    // Endpoints are read from the heap mirror; RocksDB would only be written, so keep the bytes in
+    // memory too. The changelog still makes them survive a crash.
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ENDPOINTS), Serdes.String(),
+        serdes.endpointRecords()));
     builder.addStateStore(store(EXPIRY_INDEX, Serdes.String()));
     builder.addStateStore(store(EndpointHealthProcessor.SERVICES, serdes.serviceSnapshots()));
     builder.addStateStore(store(EndpointHealthProcessor.PROBE_CLOCK, Serdes.Long()));
     builder.addStateStore(store(AggregateHealthProcessor.SERVICES, serdes.serviceSnapshots()));
+    builder.addStateStore(store(AggregateHealthProcessor.SERVICE_COUNTS, serdes.serviceSnapshots()));
     builder.addStateStore(store(POLICIES, serdes.store(HealthAggregationPolicy.class)));
     builder.addStateStore(store(SOURCES, serdes.store(HealthSource.class)));
     builder.addStateStore(store(COMPOSITES, serdes.store(CompositeHealthCheck.class)));

@@ -1,0 +1,14 @@
+package io.healthmesh.bench;
+
+/** Entry point of {@code mvn -Pbench verify -pl tests -am [-Dbench=NAME]}. */
+public final class Benchmarks {
+  private Benchmarks() {}
+
+  public static void main(String[] args) throws Exception {
+    String which = args.length == 0 ? "all" : args[0];
+    if (which.equals("all") || which.equals("topology")) {
+      TopologyBenchmark.main(new String[0]);
+    }
+    System.exit(0); // Kafka and Streams leave non-daemon threads behind in a benchmark JVM
+  }
+}

@@ -1,0 +1,200 @@
+package io.healthmesh.bench;
+
+import io.healthmesh.config.BackendService;
+import io.healthmesh.config.BackendType;
+import io.healthmesh.config.Endpoint;
+import io.healthmesh.config.HealthCheckSpec;
+import io.healthmesh.config.LoadBalancingScheme;
+import io.healthmesh.events.ProbeResult;
+import io.healthmesh.kafka.embedded.EmbeddedKafka;
+import io.healthmesh.registry.RegistrySettings;
+import io.healthmesh.registry.SchemaRegistry;
+import io.healthmesh.schemas.RestSchemaRegistryClient;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topics;
+import io.healthmesh.streams.HealthStreamsApp;
+import io.healthmesh.streams.StreamsSettings;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Materialized;
+
+/**
+ * Throughput of the health topology against the anchor from NOTES.md, in one run on one broker:
+ * the same probe records through a plain {@code groupByKey().aggregate()} and through the
+ * topology, both at exactly_once_v2. Steady-state traffic: after the first two rounds bring every
+ * endpoint up, almost every probe changes nothing.
+ */
+public final class TopologyBenchmark {
+  private static final int PROBES = Integer.getInteger("bench.probes", 2_000_000);
+  private static final int SERVICES = Integer.getInteger("bench.services", 10_000);
+  private static final int ENDPOINTS_PER_SERVICE = Integer.getInteger("bench.endpoints", 10);
+  private static final int PARTITIONS = Integer.getInteger("bench.partitions", 4);
+  private static final Instant T0 = Instant.parse("2026-11-30T00:00:00Z");
+
+  private TopologyBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Files.createTempDirectory("healthmesh-bench");
+    try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(PARTITIONS).dataDir(dir.resolve("kafka")).start();
+        SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()))) {
+      SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
+      System.out.printf("topology benchmark: %,d probe results, %,d endpoints in %,d backend services, %d partitions%n",
+          PROBES, SERVICES * ENDPOINTS_PER_SERVICE, SERVICES, PARTITIONS);
+      produceConfiguration(kafka, client);
+      produceProbes(kafka, client);
+
+      Result anchor = run("anchor groupByKey().aggregate()", kafka, "bench-anchor", () -> anchor(kafka, dir));
+      Result topology = run("healthmesh topology", kafka, "bench-topology", () -> topology(kafka, registry, dir));
+
+      System.out.printf("%nratio topology/anchor: %.2f (target >= 0.8); topology %,.0f probe results/s (target >= 100,000)%n",
+          topology.perSecond() / anchor.perSecond(), topology.perSecond());
+    }
+  }
+
+  record Result(double perSecond) {}
+
+  interface Starter {
+    AutoCloseable start() throws Exception;
+  }
+
+  private static Result run(String name, EmbeddedKafka kafka, String appId, Starter starter) throws Exception {
+    System.gc();
+    ProcessStats.resetPeakRss();
+    long cpu0 = ProcessStats.cpuNanos();
+    Map<String, Long> threads0 = ProcessStats.threadCpu();
+    long t0 = System.nanoTime();
+    try (AutoCloseable app = starter.start()) {
+      awaitCaughtUp(kafka, appId, Duration.ofMinutes(20));
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      double cpu = (ProcessStats.cpuNanos() - cpu0) / 1e9;
+      double perSecond = PROBES / seconds;
+      System.out.printf("%-34s %,10.0f records/s  %6.1f s  %6.2f CPU-s per million (broker included)  peak RSS %,d MB%n",
+          name, perSecond, seconds, cpu / (PROBES / 1e6), ProcessStats.peakRssBytes() >> 20);
+      System.out.println("  busiest threads: " + ProcessStats.topThreads(threads0, ProcessStats.threadCpu(), 6));
+      return new Result(perSecond);
+    }
+  }
+
+  private static AutoCloseable anchor(EmbeddedKafka kafka, Path dir) {
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.stream(Topics.PROBE_RESULTS.name(), Consumed.with(Serdes.String(), Serdes.ByteArray()))
+        .groupByKey()
+        .aggregate(() -> 0L, (key, value, count) -> count + 1, Materialized.with(Serdes.String(), Serdes.Long()));
+    Properties p = new Properties();
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench-anchor");
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    p.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("anchor-state").toString());
+    KafkaStreams streams = new KafkaStreams(builder.build(), p);
+    streams.start();
+    return () -> streams.close(Duration.ofSeconds(30));
+  }
+
+  private static AutoCloseable topology(EmbeddedKafka kafka, SchemaRegistry registry, Path dir) {
+    Properties p = new Properties();
+    p.setProperty(StreamsSettings.APPLICATION_ID, "bench-topology");
+    p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+    p.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registry.url());
+    p.setProperty(StreamsSettings.STATE_DIR, dir.resolve("topology-state").toString());
+    StreamsSettings settings = StreamsSettings.from(p);
+    return HealthStreamsApp.start(settings, new RestSchemaRegistryClient(registry.url()), new SimpleMeterRegistry(),
+        Duration.ofMinutes(2));
+  }
+
+  /** Done when the application's committed offsets reach the end of every partition it reads. */
+  private static void awaitCaughtUp(EmbeddedKafka kafka, String appId, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    try (Admin admin = kafka.admin()) {
+      while (System.nanoTime() < deadline) {
+        Map<TopicPartition, OffsetAndMetadata> committed =
+            admin.listConsumerGroupOffsets(appId).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+        boolean readsProbes = committed.keySet().stream().anyMatch(tp -> tp.topic().equals(Topics.PROBE_RESULTS.name()));
+        if (readsProbes) {
+          Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+          committed.keySet().forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+          var ends = admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS);
+          boolean done = committed.entrySet().stream()
+              .allMatch(e -> e.getValue().offset() >= ends.get(e.getKey()).offset() - 1);
+          long probesDone = committed.entrySet().stream().filter(e -> e.getKey().topic().equals(Topics.PROBE_RESULTS.name()))
+              .mapToLong(e -> e.getValue().offset()).sum();
+          if (done && probesDone >= PROBES) {
+            return;
+          }
+        }
+        Thread.sleep(100);
+      }
+    }
+    throw new IllegalStateException(appId + " did not catch up within " + timeout);
+  }
+
+  private static void produceConfiguration(EmbeddedKafka kafka, SchemaRegistryClient client) throws Exception {
+    try (KafkaProducer<String, BackendService> producer = new KafkaProducer<>(producerProps(kafka),
+        Topics.BACKEND_SERVICES.keySerde(client).serializer(), Topics.BACKEND_SERVICES.valueSerde(client).serializer())) {
+      for (int s = 0; s < SERVICES; s++) {
+        List<Endpoint> endpoints = new ArrayList<>();
+        for (int e = 0; e < ENDPOINTS_PER_SERVICE; e++) {
+          endpoints.add(Endpoint.newBuilder().setId("vm-" + e).setIpAddress("10." + (s >> 8) + "." + (s & 255) + "." + e).build());
+        }
+        BackendService service = BackendService.newBuilder().setName(service(s)).setRegion("us-east1")
+            .setLoadBalancingScheme(LoadBalancingScheme.INTERNAL_MANAGED).setBackendType(BackendType.GCE_VM_IP_PORT)
+            .setHealthCheck(HealthCheckSpec.newBuilder().setCheckIntervalSec(5).build()).setEndpoints(endpoints).build();
+        producer.send(new ProducerRecord<>(Topics.BACKEND_SERVICES.name(), null, T0.minusSeconds(60).toEpochMilli(),
+            service.getName(), service));
+      }
+    }
+  }
+
+  private static void produceProbes(EmbeddedKafka kafka, SchemaRegistryClient client) throws Exception {
+    Random random = new Random(1);
+    int endpoints = SERVICES * ENDPOINTS_PER_SERVICE;
+    long t0 = System.nanoTime();
+    try (KafkaProducer<String, ProbeResult> producer = new KafkaProducer<>(producerProps(kafka),
+        Topics.PROBE_RESULTS.keySerde(client).serializer(), Topics.PROBE_RESULTS.valueSerde(client).serializer())) {
+      for (int i = 0; i < PROBES; i++) {
+        int round = i / endpoints;
+        int endpoint = i % endpoints;
+        // Each round is one 5 s check interval; results of a round are spread over it.
+        Instant at = T0.plusMillis(round * 5_000L + (endpoint * 5_000L) / endpoints);
+        boolean success = round < 2 || random.nextInt(1000) != 0;
+        ProbeResult probe = ProbeResult.newBuilder().setBackendService(service(endpoint / ENDPOINTS_PER_SERVICE))
+            .setEndpointId("vm-" + endpoint % ENDPOINTS_PER_SERVICE).setSuccess(success).setEventTime(at)
+            .setProber("bench").setLatencyMicros(900).build();
+        producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, at.toEpochMilli(),
+            probe.getBackendService(), probe));
+      }
+    }
+    System.out.printf("produced %,d probe results in %.1f s%n", PROBES, (System.nanoTime() - t0) / 1e9);
+  }
+
+  private static Map<String, Object> producerProps(EmbeddedKafka kafka) {
+    return Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 262_144,
+        ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
+  }
+
+  private static String service(int s) {
+    return String.format("svc-%05d", s);
+  }
+}
