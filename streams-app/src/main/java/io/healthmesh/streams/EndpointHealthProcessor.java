@@ -12,7 +12,9 @@ import io.healthmesh.events.ProbeRecordType;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.events.TransitionCause;
 import io.healthmesh.events.TransitionReason;
+import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.internal.EndpointRecord;
+import io.healthmesh.internal.ExternalEndpointRef;
 import io.healthmesh.internal.ServiceSnapshot;
 import io.healthmesh.schemas.AvroDeserializationException;
 import io.healthmesh.schemas.Topics;
@@ -41,6 +43,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   static final String EXPIRY_INDEX = "endpoint-expiry";
   static final String SERVICES = "services";
   static final String PROBE_CLOCK = "probe-clock";
+  static final String EXTERNAL_REFS = "external-endpoint-refs";
   private static final String WATERMARK = "watermark";
 
   private final TopologySerdes serdes;
@@ -50,6 +53,8 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   private MirroredStore<EndpointRecord> endpoints;
   private KeyValueStore<String, String> expiryIndex;
   private MirroredStore<ServiceSnapshot> services;
+  /** {@code address|recordSet}: which record sets health check an external endpoint, and how. */
+  private MirroredStore<ExternalEndpointRef> externalRefs;
   private KeyValueStore<String, Long> probeClock;
   private long watermark;
   private long lastExpiryCheck;
@@ -66,6 +71,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     this.endpoints = new MirroredStore<>(context, ENDPOINTS);
     this.expiryIndex = context.getStateStore(EXPIRY_INDEX);
     this.services = new MirroredStore<>(context, SERVICES);
+    this.externalRefs = new MirroredStore<>(context, EXTERNAL_REFS);
     this.probeClock = context.getStateStore(PROBE_CLOCK);
     Long stored = probeClock.get(WATERMARK);
     this.watermark = stored == null ? Long.MIN_VALUE : stored;
@@ -77,6 +83,8 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     Origin origin = origin(record);
     if (Topics.BACKEND_SERVICES.name().equals(origin.topic())) {
       applyConfig(record, origin);
+    } else if (origin.topic().endsWith(HealthTopology.EXTERNAL_REFS_REPARTITION)) {
+      applyExternalRef(record, origin);
     } else {
       applyProbe(record, origin);
     }
@@ -104,10 +112,12 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       deadLetter(DeadLetterReason.INVALID, problem, origin, record);
       return;
     }
-    ServiceSnapshot service = services.get(probe.getBackendService());
-    if (service == null || service.getConfig() == null || !hasEndpoint(service.getConfig(), probe.getEndpointId())) {
-      deadLetter(DeadLetterReason.UNKNOWN_ENTITY, "endpoint " + probe.getBackendService() + "/" + probe.getEndpointId()
-          + " is not in the configuration (R-EP-6)", origin, record);
+    Owner owner = owner(probe.getBackendService(), probe.getEndpointId());
+    if (owner == null) {
+      deadLetter(DeadLetterReason.UNKNOWN_ENTITY, (isExternal(probe.getBackendService())
+          ? "external endpoint " + probe.getEndpointId() + " is not health checked by any record set"
+          : "endpoint " + probe.getBackendService() + "/" + probe.getEndpointId() + " is not in the configuration")
+          + " (R-EP-6)", origin, record);
       return;
     }
     String key = endpointKey(probe.getBackendService(), probe.getEndpointId());
@@ -116,20 +126,66 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       metrics.outOfOrder(); // R-EP-5: counted, never applied
       return;
     }
-    BackendService config = service.getConfig();
     EndpointRecord next = indexed(key, EndpointStateMachine.apply(previous, probe.getSuccess(), probe.getEventTime(),
-        config.getHealthCheck()));
+        owner.spec()));
     endpoints.put(key, next);
     metrics.applied();
     HealthStatus before = previous == null ? HealthStatus.UNKNOWN : previous.getStatus();
     if (next.getStatus() != before || previous == null) {
-      publishEndpoint(config, key, before, next, TransitionReason.PROBE, origin, next.getLastEventTime());
+      publishEndpoint(owner, before, next, TransitionReason.PROBE, origin, next.getLastEventTime());
     }
-    if (next.getStatus() != before) {
-      forwardCounts(config, probe.getEventTime(), origin);
+    if (next.getStatus() != before && owner.service() != null) {
+      forwardCounts(owner.service(), probe.getEventTime(), origin);
     }
     advanceClock(probe.getEventTime().toEpochMilli());
   }
+
+  /** Whose endpoint this is and how it is checked; null when the configuration does not know it. */
+  private Owner owner(String service, String endpoint) {
+    if (isExternal(service)) {
+      var refs = externalRefs.prefix(endpoint + "|");
+      if (refs.isEmpty()) {
+        return null;
+      }
+      ExternalEndpointRef ref = refs.values().iterator().next();
+      return new Owner(new EntityKey(EntityKind.EXTERNAL_ENDPOINT, endpoint), "", ref.getHealthCheck(),
+          ref.getRecordSet(), null);
+    }
+    ServiceSnapshot snapshot = services.get(service);
+    if (snapshot == null || snapshot.getConfig() == null || !hasEndpoint(snapshot.getConfig(), endpoint)) {
+      return null;
+    }
+    BackendService config = snapshot.getConfig();
+    return new Owner(entity(endpointKey(service, endpoint)), config.getRegion(), config.getHealthCheck(),
+        config.getName(), config);
+  }
+
+  /**
+   * A record set starts or stops health checking an external endpoint (R-DNSHC-4). Once no
+   * record set uses it, its state is deleted.
+   */
+  private void applyExternalRef(Record<String, byte[]> record, Origin origin) {
+    String address = record.key();
+    ExternalEndpointRef ref = serdes.externalRefReader.deserialize(TopologySerdes.EXTERNAL_REFS_SUBJECT_TOPIC, record.value());
+    String refKey = address + "|" + ref.getRecordSet();
+    if (!ref.getRemoved()) {
+      externalRefs.put(refKey, ref);
+      return;
+    }
+    externalRefs.delete(refKey);
+    if (externalRefs.prefix(address + "|").isEmpty()) {
+      String key = endpointKey(null, address);
+      EndpointRecord gone = endpoints.delete(key);
+      if (gone != null) {
+        unindex(key, gone);
+      }
+      EntityKey entity = new EntityKey(EntityKind.EXTERNAL_ENDPOINT, address);
+      context.forward(new Record<>(key, new Out.State(entity, null), origin.timestamp()));
+    }
+  }
+
+  /** An endpoint's owner: its entity on the health topics, and the check it is judged by. */
+  private record Owner(EntityKey entity, String region, HealthCheckSpec spec, String policyName, BackendService service) {}
 
   /**
    * Staleness (R-EP-4) runs on the event time of probes and heartbeats alone. The task's stream
@@ -149,15 +205,13 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   }
 
   private String probeProblem(String key, ProbeResult probe, Origin origin) {
-    if (probe.getBackendService() == null || probe.getBackendService().isBlank()) {
-      return "backendService is missing; external endpoints are not handled by this topology yet (R-EP-6)";
-    }
     if (probe.getEndpointId().isBlank()) {
       return "endpointId is missing (R-EP-1)";
     }
-    if (!probe.getBackendService().equals(key)) {
-      return "record key '" + key + "' is not the backend service '" + probe.getBackendService()
-          + "'; probe results are keyed by backend service";
+    String expectedKey = isExternal(probe.getBackendService()) ? probe.getEndpointId() : probe.getBackendService();
+    if (!expectedKey.equals(key)) {
+      return "record key '" + key + "' is not '" + expectedKey
+          + "'; probe results are keyed by backend service, or by address for an external endpoint";
     }
     long skew = probe.getEventTime().toEpochMilli() - origin.timestamp();
     if (skew > settings.maxClockSkew().toMillis()) {
@@ -251,11 +305,12 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     context.forward(new Record<>(key, new Out.ForAggregates(key, bytes), timestamp));
   }
 
-  private void publishEndpoint(BackendService config, String key, HealthStatus before, EndpointRecord next,
-      TransitionReason reason, Origin origin, Instant eventTime) {
-    EntityKey entity = entity(key);
+  private void publishEndpoint(Owner owner, HealthStatus before, EndpointRecord next, TransitionReason reason,
+      Origin origin, Instant eventTime) {
+    EntityKey entity = owner.entity();
+    String key = entity.getName();
     HealthState state = HealthState.newBuilder()
-        .setStatus(next.getStatus()).setSince(next.getSince()).setRegion(config.getRegion())
+        .setStatus(next.getStatus()).setSince(next.getSince()).setRegion(owner.region())
         .setHealthyCount(next.getConsecutiveSuccesses()).setUnhealthyCount(next.getConsecutiveFailures())
         .setVersion(next.getVersion()).setSourceOffset(origin == null ? null : origin.offset()).build();
     long timestamp = eventTime.toEpochMilli();
@@ -263,13 +318,14 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     if (before == next.getStatus()) {
       return; // first result of a new endpoint: its UNKNOWN state is published, no transition
     }
+    metrics.transition(entity.getKind(), next.getStatus());
     TransitionCause.Builder cause = TransitionCause.newBuilder().setReason(reason)
         .setHealthyCount(next.getConsecutiveSuccesses()).setUnhealthyCount(next.getConsecutiveFailures())
-        .setHealthyThreshold(config.getHealthCheck().getHealthyThreshold())
-        .setUnhealthyThreshold(config.getHealthCheck().getUnhealthyThreshold())
-        .setPolicyName(config.getName())
+        .setHealthyThreshold(owner.spec().getHealthyThreshold())
+        .setUnhealthyThreshold(owner.spec().getUnhealthyThreshold())
+        .setPolicyName(owner.policyName())
         .setDetail(reason == TransitionReason.STALE
-            ? "no result for " + Duration.ofMillis(EndpointStateMachine.staleAfterMillis(config.getHealthCheck())) + " (R-EP-4)"
+            ? "no result for " + Duration.ofMillis(EndpointStateMachine.staleAfterMillis(owner.spec())) + " (R-EP-4)"
             : next.getStatus() + " after " + Math.max(next.getConsecutiveSuccesses(), next.getConsecutiveFailures())
                 + " consecutive " + (next.getConsecutiveSuccesses() > 0 ? "successes" : "failures") + " (R-EP-2)");
     if (origin != null) {
@@ -304,13 +360,13 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       EndpointRecord next = EndpointStateMachine.stale(current, expiry);
       endpoints.put(key, next);
       metrics.stale();
-      String service = key.substring(0, key.indexOf('/'));
-      ServiceSnapshot snapshot = services.get(service);
-      if (next.getStatus() != current.getStatus() && snapshot != null && snapshot.getConfig() != null) {
-        publishEndpoint(snapshot.getConfig(), key, current.getStatus(), next, TransitionReason.STALE, null,
-            Instant.ofEpochMilli(expiry));
-        forwardCounts(snapshot.getConfig(), Instant.ofEpochMilli(expiry),
-            new Origin(Topics.PROBE_RESULTS.name(), -1, -1, expiry));
+      int slash = key.indexOf('/');
+      Owner owner = owner(key.substring(0, slash), key.substring(slash + 1));
+      if (next.getStatus() != current.getStatus() && owner != null) {
+        publishEndpoint(owner, current.getStatus(), next, TransitionReason.STALE, null, Instant.ofEpochMilli(expiry));
+        if (owner.service() != null) {
+          forwardCounts(owner.service(), Instant.ofEpochMilli(expiry), new Origin(Topics.PROBE_RESULTS.name(), -1, -1, expiry));
+        }
       }
     }
   }
@@ -356,8 +412,13 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     return false;
   }
 
+  /** {@code service/endpoint}; an external endpoint has no service: {@code /address}. */
   static String endpointKey(String service, String endpoint) {
-    return service + "/" + endpoint;
+    return (isExternal(service) ? "" : service) + "/" + endpoint;
+  }
+
+  private static boolean isExternal(String service) {
+    return service == null || service.isBlank();
   }
 
   private static EntityKey entity(String endpointKey) {

@@ -29,8 +29,9 @@ public final class HealthStreamsApp implements AutoCloseable {
   /** Starts the topology; returns once it is RUNNING. */
   public static HealthStreamsApp start(StreamsSettings settings, SchemaRegistryClient registry, MeterRegistry meters,
       Duration timeout) {
-    checkCoPartitioned(settings);
-    KafkaStreams streams = new KafkaStreams(HealthTopology.build(settings, registry, meters), settings.streamsProperties());
+    int partitions = checkCoPartitioned(settings);
+    KafkaStreams streams = new KafkaStreams(HealthTopology.build(settings, registry, meters, partitions),
+        settings.streamsProperties());
     streams.setUncaughtExceptionHandler(e -> {
       LOG.error("stream thread failed; replacing it", e);
       return StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -66,7 +67,7 @@ public final class HealthStreamsApp implements AutoCloseable {
    * The per-service stage keeps an endpoint's state and its service's configuration in one task,
    * which only holds when both topics have the same number of partitions.
    */
-  static void checkCoPartitioned(StreamsSettings settings) {
+  static int checkCoPartitioned(StreamsSettings settings) {
     try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
       List<String> names = List.of(Topics.PROBE_RESULTS.name(), Topics.BACKEND_SERVICES.name());
       Map<String, TopicDescription> topics = admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
@@ -76,6 +77,7 @@ public final class HealthStreamsApp implements AutoCloseable {
         throw new IllegalStateException(names.get(0) + " has " + probes + " partitions and " + names.get(1) + " has "
             + services + "; they must be equal so that probes meet their service's configuration");
       }
+      return probes;
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("cannot describe the input topics at " + settings.bootstrapServers() + ": " + e, e);
     } catch (InterruptedException e) {

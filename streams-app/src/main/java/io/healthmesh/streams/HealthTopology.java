@@ -13,6 +13,7 @@ import io.healthmesh.config.CompositeHealthCheck;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.HealthAggregationPolicy;
 import io.healthmesh.config.HealthSource;
+import io.healthmesh.internal.ExternalEndpointRef;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topic;
 import io.healthmesh.schemas.Topics;
@@ -34,25 +35,43 @@ import org.apache.kafka.streams.state.Stores;
 
 /** Builds the health topology; the steps below are the order in which the data flows. */
 public final class HealthTopology {
+  /** Name (suffix) of the internal topic that carries external-endpoint references to probe partitions. */
+  static final String EXTERNAL_REFS_REPARTITION = "external-endpoints-repartition";
   private static final Consumed<String, byte[]> RAW = Consumed.with(Serdes.String(), Serdes.ByteArray());
 
   private HealthTopology() {}
 
-  public static Topology build(StreamsSettings settings, SchemaRegistryClient registry, MeterRegistry meters) {
+  /**
+   * @param probePartitions partitions of {@code probe-results}: external endpoints' configuration
+   *     is moved to the same number of partitions so that it meets their probes
+   */
+  public static Topology build(StreamsSettings settings, SchemaRegistryClient registry, MeterRegistry meters,
+      int probePartitions) {
     TopologySerdes serdes = new TopologySerdes(registry);
     Metrics metrics = new Metrics(meters);
     StreamsBuilder builder = new StreamsBuilder();
     addStores(builder, serdes);
 
-    // 1. Probe results and backend services, both keyed (and so partitioned) by backend service.
+    // 1. Probe results and backend services, both keyed (and so partitioned) by backend service;
+    //    external endpoints' probes by address, so the record sets that check them are re-keyed so.
     KStream<String, byte[]> probes = builder.stream(Topics.PROBE_RESULTS.name(), RAW.withName("probe-results"));
     KStream<String, byte[]> backendServices = builder.stream(Topics.BACKEND_SERVICES.name(), RAW.withName("backend-services"));
+    KStream<String, Out> recordSets = builder.stream(Topics.RESOURCE_RECORD_SETS.name(), RAW.withName("record-sets"))
+        .process(() -> new ExternalTargetsProcessor(serdes, metrics), Named.as("external-targets"),
+            ExternalTargetsProcessor.RECORD_SET_ADDRESSES);
+    KStream<String, byte[]> externalEndpoints = recordSets
+        .filter((k, out) -> out instanceof Out.ExternalRef, Named.as("external-refs"))
+        .mapValues(out -> ((Out.ExternalRef) out).value())
+        .repartition(Repartitioned.<String, byte[]>as(EXTERNAL_REFS_REPARTITION.replace("-repartition", ""))
+            .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray()).withNumberOfPartitions(probePartitions));
 
     // 2. Endpoint state machines and service counts: bad records to the dead-letter topics,
     //    state changes onwards (R-EP-*, R-AGG-6).
     KStream<String, Out> perService = probes.merge(backendServices, Named.as("probes-and-services"))
+        .merge(externalEndpoints, Named.as("and-external-endpoints"))
         .process(() -> new EndpointHealthProcessor(serdes, settings, metrics), Named.as("endpoint-health"),
-            ENDPOINTS, EXPIRY_INDEX, EndpointHealthProcessor.SERVICES, EndpointHealthProcessor.PROBE_CLOCK);
+            ENDPOINTS, EXPIRY_INDEX, EndpointHealthProcessor.SERVICES, EndpointHealthProcessor.PROBE_CLOCK,
+            EndpointHealthProcessor.EXTERNAL_REFS);
 
     // 3. Service snapshots and the small configuration tables meet in one partition.
     KStream<String, byte[]> aggregateInput = perService
@@ -72,7 +91,9 @@ public final class HealthTopology {
             FAILOVERS, Publisher.PUBLISHED);
 
     // 5. Publish states, transitions, dead letters and failover decisions.
-    publish(perService.merge(aggregates, Named.as("all-outputs")), registry);
+    publish(perService.merge(aggregates, Named.as("all-outputs"))
+        .merge(recordSets.filter((k, out) -> !(out instanceof Out.ExternalRef)), Named.as("and-record-set-rejections")),
+        registry);
     return builder.build();
   }
 
@@ -111,6 +132,8 @@ public final class HealthTopology {
     builder.addStateStore(store(EXPIRY_INDEX, Serdes.String()));
     builder.addStateStore(store(EndpointHealthProcessor.SERVICES, serdes.serviceSnapshots()));
     builder.addStateStore(store(EndpointHealthProcessor.PROBE_CLOCK, Serdes.Long()));
+    builder.addStateStore(store(EndpointHealthProcessor.EXTERNAL_REFS, serdes.store(ExternalEndpointRef.class)));
+    builder.addStateStore(store(ExternalTargetsProcessor.RECORD_SET_ADDRESSES, Serdes.String()));
     builder.addStateStore(store(AggregateHealthProcessor.SERVICES, serdes.serviceSnapshots()));
     builder.addStateStore(store(AggregateHealthProcessor.SERVICE_COUNTS, serdes.serviceSnapshots()));
     builder.addStateStore(store(POLICIES, serdes.store(HealthAggregationPolicy.class)));

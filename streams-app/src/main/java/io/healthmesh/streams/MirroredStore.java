@@ -51,6 +51,11 @@ final class MirroredStore<V> {
     return mirror.remove(key);
   }
 
+  /** Entries whose key starts with {@code prefix}, in key order. */
+  Map<String, V> prefix(String prefix) {
+    return Collections.unmodifiableMap(mirror.subMap(prefix, true, prefix + Character.MAX_VALUE, true));
+  }
+
   Map<String, V> all() {
     return Collections.unmodifiableMap(mirror);
   }

@@ -19,4 +19,7 @@ sealed interface Out {
   record ForAggregates(String key, byte[] value) implements Out {}
 
   record Failover(String consumer, ConsumerFailover decision) implements Out {}
+
+  /** For the per-service stage: a record set's use of an external endpoint, framed. */
+  record ExternalRef(String address, byte[] value) implements Out {}
 }

@@ -5,10 +5,12 @@ import io.healthmesh.config.CompositeHealthCheck;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.HealthAggregationPolicy;
 import io.healthmesh.config.HealthSource;
+import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.events.ConsumerFailover;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.internal.EndpointRecord;
+import io.healthmesh.internal.ExternalEndpointRef;
 import io.healthmesh.internal.ServiceSnapshot;
 import io.healthmesh.schemas.AvroDeserializer;
 import io.healthmesh.schemas.AvroSerde;
@@ -25,6 +27,8 @@ import org.apache.kafka.common.serialization.Serde;
 final class TopologySerdes {
   /** Subject base of the aggregate stage's input values. */
   static final String AGGREGATE_INPUT_SUBJECT_TOPIC = "healthmesh-aggregate-input";
+  /** Subject base of the external-endpoint references on their way to the probe partitions. */
+  static final String EXTERNAL_REFS_SUBJECT_TOPIC = "healthmesh-external-endpoints";
 
   final SchemaRegistryClient registry;
   final AvroDeserializer<ProbeResult> probes;
@@ -35,6 +39,9 @@ final class TopologySerdes {
   final AvroDeserializer<ForwardingRule> forwardingRules;
   final AvroSerializer<ServiceSnapshot> snapshots;
   final AvroDeserializer<ServiceSnapshot> snapshotReader;
+  final AvroDeserializer<ResourceRecordSet> recordSets;
+  final AvroSerializer<ExternalEndpointRef> externalRefs;
+  final AvroDeserializer<ExternalEndpointRef> externalRefReader;
 
   TopologySerdes(SchemaRegistryClient registry) {
     this.registry = registry;
@@ -46,6 +53,9 @@ final class TopologySerdes {
     this.forwardingRules = new AvroDeserializer<>(registry, ForwardingRule.class);
     this.snapshots = new AvroSerializer<>(registry, false);
     this.snapshotReader = new AvroDeserializer<>(registry, ServiceSnapshot.class);
+    this.recordSets = new AvroDeserializer<>(registry, ResourceRecordSet.class);
+    this.externalRefs = new AvroSerializer<>(registry, false);
+    this.externalRefReader = new AvroDeserializer<>(registry, ExternalEndpointRef.class);
   }
 
   <T extends SpecificRecord> Serde<T> store(Class<T> type) {

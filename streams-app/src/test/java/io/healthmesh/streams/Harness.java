@@ -7,6 +7,11 @@ import io.healthmesh.config.Endpoint;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.HealthAggregationPolicy;
 import io.healthmesh.config.HealthCheckSpec;
+import io.healthmesh.config.HealthCheckedTargets;
+import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.config.RoutingPolicy;
+import io.healthmesh.config.WrrItem;
+import io.healthmesh.config.WrrPolicy;
 import io.healthmesh.config.HealthSource;
 import io.healthmesh.config.LoadBalancerType;
 import io.healthmesh.config.LoadBalancingScheme;
@@ -63,7 +68,7 @@ final class Harness implements AutoCloseable {
 
   Harness() {
     Properties props = StreamsSettings.from(props()).streamsProperties();
-    driver = new TopologyTestDriver(HealthTopology.build(StreamsSettings.from(props()), registry, meters), props);
+    driver = new TopologyTestDriver(HealthTopology.build(StreamsSettings.from(props()), registry, meters, 1), props);
     for (Topic<?, ?> t : Topics.all()) {
       inputs.put(t.name(), driver.createInputTopic(t.name(), new StringSerializer(), new ByteArraySerializer()));
     }
@@ -143,6 +148,24 @@ final class Harness implements AutoCloseable {
         probe(service, e, success, from.plusSeconds(i));
       }
     }
+  }
+
+  /** A result for an external endpoint: no backend service, keyed by its address. */
+  void externalProbe(String address, boolean success, Instant at) {
+    ProbeResult p = ProbeResult.newBuilder().setEndpointId(address).setSuccess(success).setEventTime(at)
+        .setProber("test").build();
+    inputs.get(Topics.PROBE_RESULTS.name()).pipeInput(address, new AvroSerializer<ProbeResult>(registry, false)
+        .serialize(Topics.PROBE_RESULTS.name(), p), at);
+  }
+
+  /** An A record set whose WRR items health check {@code addresses} directly. */
+  void wrrWithExternalEndpoints(String name, List<String> addresses, HealthCheckSpec check, Instant at) {
+    List<WrrItem> items = addresses.stream().map(a -> WrrItem.newBuilder().setWeight(1).setRrdatas(List.of(a))
+        .setHealthCheckedTargets(HealthCheckedTargets.newBuilder().setExternalEndpoints(List.of(a)).build()).build()).toList();
+    ResourceRecordSet rrs = ResourceRecordSet.newBuilder().setZone("internal").setName(name).setType("A")
+        .setRoutingPolicy(RoutingPolicy.newBuilder().setWrr(WrrPolicy.newBuilder().setItems(items).build())
+            .setHealthCheck(check).build()).build();
+    config(Topics.RESOURCE_RECORD_SETS, "internal/" + name + "/A", rrs, at);
   }
 
   void heartbeat(String key, Instant at) {
