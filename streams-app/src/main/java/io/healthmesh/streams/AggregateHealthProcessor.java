@@ -126,55 +126,37 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
 
   /** Validates and stores one configuration record; false when it was rejected. */
   private boolean applyConfig(Kind kind, String name, byte[] value, Origin origin, Instant time, Affected affected) {
-    List<String> problems = List.of();
-    switch (kind) {
+    List<String> problems = switch (kind) {
       case POLICY -> {
         HealthAggregationPolicy p = value == null ? null : serdes.policies.deserialize(kind.topic, value);
-        problems = p == null ? List.of() : ConfigRules.policy(name, p);
-        if (problems.isEmpty()) {
-          policies.putOrDelete(name, p);
-          affected.policies.add(name);
-        }
+        yield accept(policies, name, p, p == null ? List.of() : ConfigRules.policy(name, p), affected.policies);
       }
       case SOURCE -> {
         HealthSource s = value == null ? null : serdes.sources.deserialize(kind.topic, value);
-        if (s != null) {
-          ServiceSnapshot service = services.get(s.getBackendService());
-          problems = ConfigRules.healthSource(name, s, service == null ? null : service.getConfig(),
-              policies.get(s.getHealthAggregationPolicy()));
-        }
-        if (problems.isEmpty()) {
-          sources.putOrDelete(name, s);
-          affected.sources.add(name);
-        }
+        ServiceSnapshot service = s == null ? null : services.get(s.getBackendService());
+        yield accept(sources, name, s, s == null ? List.of() : ConfigRules.healthSource(name, s,
+            service == null ? null : service.getConfig(), policies.get(s.getHealthAggregationPolicy())), affected.sources);
       }
       case COMPOSITE -> {
         CompositeHealthCheck c = value == null ? null : serdes.composites.deserialize(kind.topic, value);
-        if (c != null) {
-          List<HealthSource> known = c.getHealthSources().stream().map(sources::get).filter(s -> s != null).toList();
-          String owner = first(composites, other -> !other.getName().equals(name)
-              && other.getHealthDestination().equals(c.getHealthDestination()));
-          problems = ConfigRules.composite(name, c, known, owner, forwardingRules.get(c.getHealthDestination()));
+        CompositeHealthCheck old = composites.get(name);
+        List<String> found = c == null ? List.of() : ConfigRules.composite(name, c,
+            c.getHealthSources().stream().map(sources::get).filter(s -> s != null).toList(),
+            first(composites, other -> !other.getName().equals(name)
+                && other.getHealthDestination().equals(c.getHealthDestination())),
+            forwardingRules.get(c.getHealthDestination()));
+        if (found.isEmpty() && old != null) {
+          affected.destinations.add(old.getHealthDestination());
         }
-        if (problems.isEmpty()) {
-          CompositeHealthCheck old = composites.get(name);
-          composites.putOrDelete(name, c);
-          affected.composites.add(name);
-          if (old != null) {
-            affected.destinations.add(old.getHealthDestination());
-          }
-        }
+        yield accept(composites, name, c, found, affected.composites);
       }
       case FORWARDING_RULE -> {
         ForwardingRule r = value == null ? null : serdes.forwardingRules.deserialize(kind.topic, value);
-        problems = r == null ? List.of() : ConfigRules.forwardingRule(name, r);
-        if (problems.isEmpty()) {
-          forwardingRules.putOrDelete(name, r);
-          affected.forwardingRules.add(name);
-        }
+        yield accept(forwardingRules, name, r, r == null ? List.of() : ConfigRules.forwardingRule(name, r),
+            affected.forwardingRules);
       }
       default -> throw new IllegalStateException("unexpected " + kind);
-    }
+    };
     if (!problems.isEmpty()) {
       deadLetter(DeadLetterReason.INVALID, kind + " " + name + " rejected, previous version stays: "
           + String.join("; ", problems), origin, name, value);
@@ -182,6 +164,16 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
     }
     configOffsets.put(AggregateInput.key(kind, name), origin.offset());
     return true;
+  }
+
+  /** Stores a valid record (null deletes) and notes it as affected; returns the problems. */
+  private static <V> List<String> accept(MirroredStore<V> store, String name, V value, List<String> problems,
+      Set<String> affected) {
+    if (problems.isEmpty()) {
+      store.putOrDelete(name, value);
+      affected.add(name);
+    }
+    return problems;
   }
 
   /** Follows the dependencies: services, policies -> sources -> composites -> consumers; services -> rules. */
@@ -378,9 +370,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
   }
 
   private void deadLetter(DeadLetterReason reason, String message, Origin origin, String key, byte[] value) {
-    metrics.deadLettered(origin.topic(), reason);
-    context.forward(new Record<>(key, new Out.DeadLettered(Topics.CONFIG_DLQ.name(), key,
-        DeadLetters.of(reason, message, origin, key, value)), origin.timestamp()));
+    DeadLetters.forward(context, metrics, Topics.CONFIG_DLQ.name(), reason, message, origin, key, value);
   }
 
   private static Origin origin(Headers headers, Kind kind, long timestamp) {

@@ -391,11 +391,9 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   }
 
   private void deadLetter(DeadLetterReason reason, String message, Origin origin, Record<String, byte[]> record) {
-    metrics.deadLettered(origin.topic(), reason);
     String dlq = Topics.BACKEND_SERVICES.name().equals(origin.topic())
         ? Topics.CONFIG_DLQ.name() : Topics.PROBE_RESULTS_DLQ.name();
-    context.forward(new Record<>(record.key() == null ? "" : record.key(), new Out.DeadLettered(dlq, record.key(),
-        DeadLetters.of(reason, message, origin, record.key(), record.value())), record.timestamp()));
+    DeadLetters.forward(context, metrics, dlq, reason, message, origin, record.key(), record.value());
   }
 
   private Origin origin(Record<String, byte[]> record) {

@@ -93,9 +93,7 @@ final class ExternalTargetsProcessor implements Processor<String, byte[], String
   }
 
   private void deadLetter(DeadLetterReason reason, String message, Origin origin, String key, byte[] value) {
-    metrics.deadLettered(origin.topic(), reason);
-    context.forward(new Record<>(key, new Out.DeadLettered(Topics.CONFIG_DLQ.name(), key,
-        DeadLetters.of(reason, message, origin, key, value)), origin.timestamp()));
+    DeadLetters.forward(context, metrics, Topics.CONFIG_DLQ.name(), reason, message, origin, key, value);
   }
 
   /** Every external endpoint a record set health checks, in a stable order. */
