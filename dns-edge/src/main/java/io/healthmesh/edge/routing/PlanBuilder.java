@@ -1,0 +1,93 @@
+package io.healthmesh.edge.routing;
+
+import io.healthmesh.config.ForwardingRule;
+import io.healthmesh.config.GeoItem;
+import io.healthmesh.config.GeoPolicy;
+import io.healthmesh.config.HealthCheckedTargets;
+import io.healthmesh.config.LoadBalancerTarget;
+import io.healthmesh.config.PrimaryBackupPolicy;
+import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.config.RoutingPolicy;
+import io.healthmesh.config.WrrItem;
+import io.healthmesh.events.EntityKind;
+import io.healthmesh.events.HealthStatus;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Turns a record set and the current health of its targets into a {@link Plan}. */
+public final class PlanBuilder {
+
+  /** What the edge knows: forwarding rules by name and the published health of entities. */
+  public interface Targets {
+    /** The forwarding rule, or null when the configuration has none of that name. */
+    ForwardingRule forwardingRule(String name);
+
+    /** The entity's published state; UNKNOWN when there is none. */
+    HealthStatus health(EntityKind kind, String name);
+  }
+
+  private PlanBuilder() {}
+
+  public static Plan plan(ResourceRecordSet rrs, Targets targets) {
+    RoutingPolicy policy = rrs.getRoutingPolicy();
+    if (policy == null) {
+      return new Plan.Static(rrs.getRrdatas());
+    }
+    if (policy.getWrr() != null) {
+      List<Bucket> items = new ArrayList<>();
+      List<WrrItem> wrr = policy.getWrr().getItems();
+      for (int i = 0; i < wrr.size(); i++) {
+        WrrItem item = wrr.get(i);
+        items.add(new Bucket("wrr[" + i + "]", item.getWeight(), "",
+            addresses(item.getRrdatas(), item.getHealthCheckedTargets(), targets)));
+      }
+      return new Plan.Wrr(items);
+    }
+    if (policy.getGeo() != null) {
+      return geo(policy.getGeo(), targets);
+    }
+    PrimaryBackupPolicy fo = policy.getPrimaryBackup();
+    Map<String, Address> primary = targetAddresses(fo.getPrimaryTargets(), targets);
+    return new Plan.Failover(new Bucket("primary", 0, "", new ArrayList<>(primary.values())),
+        geo(fo.getBackupGeoTargets(), targets), fo.getTrickleTraffic());
+  }
+
+  private static Plan.Geo geo(GeoPolicy geo, Targets targets) {
+    List<Bucket> items = new ArrayList<>();
+    for (GeoItem item : geo.getItems()) {
+      items.add(new Bucket("geo[" + item.getLocation() + "]", 0, item.getLocation(),
+          addresses(item.getRrdatas(), item.getHealthCheckedTargets(), targets)));
+    }
+    return new Plan.Geo(items, geo.getEnableFencing());
+  }
+
+  /** An rrdata is health checked when one of the item's targets has that address. */
+  private static List<Address> addresses(List<String> rrdatas, HealthCheckedTargets checked, Targets targets) {
+    Map<String, Address> byAddress = targetAddresses(checked, targets);
+    List<Address> addresses = new ArrayList<>();
+    for (String rrdata : rrdatas) {
+      addresses.add(byAddress.getOrDefault(rrdata, Address.unchecked(rrdata)));
+    }
+    return addresses;
+  }
+
+  private static Map<String, Address> targetAddresses(HealthCheckedTargets checked, Targets targets) {
+    Map<String, Address> byAddress = new LinkedHashMap<>();
+    if (checked == null) {
+      return byAddress;
+    }
+    for (LoadBalancerTarget lb : checked.getInternalLoadBalancers()) {
+      ForwardingRule rule = targets.forwardingRule(lb.getForwardingRule());
+      if (rule != null) {
+        byAddress.put(rule.getIpAddress(), new Address(rule.getIpAddress(), true,
+            targets.health(EntityKind.FORWARDING_RULE, rule.getName())));
+      }
+    }
+    for (String address : checked.getExternalEndpoints()) {
+      byAddress.put(address, new Address(address, true, targets.health(EntityKind.EXTERNAL_ENDPOINT, address)));
+    }
+    return byAddress;
+  }
+}

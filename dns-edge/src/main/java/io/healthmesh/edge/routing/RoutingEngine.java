@@ -1,0 +1,136 @@
+package io.healthmesh.edge.routing;
+
+import io.healthmesh.events.DecisionReason;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * The routing rules of SPEC section 4 as one pure function of (plan, source region, random
+ * source): the same inputs and seed always give the same decision.
+ */
+public final class RoutingEngine {
+  private final Regions regions;
+
+  public RoutingEngine(Regions regions) {
+    this.regions = regions;
+  }
+
+  /** @param sourceRegion where the query entered (R-GEO-1): the edge's region or the ECS-mapped one */
+  public Decision answer(Plan plan, String sourceRegion, RandomGenerator random) {
+    if (plan instanceof Plan.Static s) {
+      return new Decision("static", DecisionReason.STATIC, shuffled(s.rrdatas(), random), List.of());
+    }
+    if (plan instanceof Plan.Wrr wrr) {
+      return wrr(wrr, random);
+    }
+    if (plan instanceof Plan.Geo geo) {
+      return geo(geo, sourceRegion, random);
+    }
+    return failover((Plan.Failover) plan, sourceRegion, random);
+  }
+
+  /** R-WRR-2..8. */
+  private Decision wrr(Plan.Wrr plan, RandomGenerator random) {
+    List<Bucket> eligible = plan.items().stream().filter(b -> !b.checkedAllUnhealthy()).toList(); // R-WRR-5
+    List<Bucket> weighted = eligible.stream().filter(b -> b.weight() > 0).toList();
+    if (!weighted.isEmpty()) {
+      return chosen(weightedDraw(weighted, random), DecisionReason.WEIGHT_DRAW, random); // R-WRR-2, R-WRR-4
+    }
+    if (!eligible.isEmpty()) {
+      boolean allZero = plan.items().stream().allMatch(b -> b.weight() == 0);
+      Bucket b = eligible.get(random.nextInt(eligible.size()));
+      // R-WRR-3 (all zero: even split) or R-WRR-6 (zero-weight items stand in for failed ones).
+      return chosen(b, allZero ? DecisionReason.WEIGHT_DRAW : DecisionReason.FAILOVER, random);
+    }
+    // R-WRR-7, R-WRR-8: nothing is healthy; answer as if all were, zero-weight items never.
+    List<Bucket> nonZero = plan.items().stream().filter(b -> b.weight() > 0).toList();
+    Bucket b = nonZero.isEmpty() ? plan.items().get(random.nextInt(plan.items().size())) : weightedDraw(nonZero, random);
+    return failOpen(b, b.label(), random);
+  }
+
+  /** R-GEO-1..6. {@code null} result means every item is dead and fencing is off. */
+  private Decision geo(Plan.Geo plan, String sourceRegion, RandomGenerator random) {
+    List<Bucket> nearest = byDistance(plan.items(), sourceRegion);
+    Bucket first = nearest.get(0);
+    DecisionReason located = first.location().equals(sourceRegion) ? DecisionReason.GEO_MATCH : DecisionReason.GEO_FALLBACK;
+    if (plan.fencing()) {
+      if (first.dead()) {
+        return failOpen(first, first.label(), random, DecisionReason.FENCE); // R-GEO-5
+      }
+      return chosen(first, located, random);
+    }
+    for (Bucket b : nearest) {
+      if (!b.dead()) { // R-GEO-3; a mixed item answers with its unchecked addresses (R-GEO-4)
+        return chosen(b, b == first ? located : DecisionReason.GEO_FALLBACK, random);
+      }
+    }
+    return failOpen(first, first.label(), random); // like R-WRR-8
+  }
+
+  /** R-FO-1..5. */
+  private Decision failover(Plan.Failover plan, String sourceRegion, RandomGenerator random) {
+    boolean primaryUp = !plan.primary().checkedAllUnhealthy();
+    boolean trickle = plan.trickle() > 0 && random.nextDouble() < plan.trickle(); // R-FO-3
+    if (trickle || !primaryUp) {
+      Decision backup = geo(plan.backup(), sourceRegion, random);
+      if (backup.reason() != DecisionReason.FAIL_OPEN && backup.reason() != DecisionReason.FENCE) {
+        return new Decision("backup/" + backup.bucket(), trickle && primaryUp ? DecisionReason.TRICKLE
+            : DecisionReason.FAILOVER, backup.answer(), backup.considered()); // R-FO-2, R-FO-4
+      }
+    }
+    if (primaryUp) {
+      return chosen(plan.primary(), DecisionReason.PRIMARY, random); // R-FO-1
+    }
+    return failOpen(plan.primary(), plan.primary().label(), random); // R-FO-5
+  }
+
+  private List<Bucket> byDistance(List<Bucket> items, String sourceRegion) {
+    List<Bucket> sorted = new ArrayList<>(items);
+    // Stable: items at equal (or unknown) distance keep their configured order.
+    sorted.sort(Comparator.comparingDouble(b -> regions.distance(sourceRegion, b.location())));
+    return sorted;
+  }
+
+  private static Bucket weightedDraw(List<Bucket> buckets, RandomGenerator random) {
+    long total = 0;
+    for (Bucket b : buckets) {
+      total += b.weight();
+    }
+    long draw = random.nextLong(total);
+    for (Bucket b : buckets) {
+      draw -= b.weight();
+      if (draw < 0) {
+        return b;
+      }
+    }
+    throw new IllegalStateException("weights changed during the draw");
+  }
+
+  private static Decision chosen(Bucket b, DecisionReason reason, RandomGenerator random) {
+    List<String> answer = b.healthyAddresses().stream().map(Address::rrdata).toList();
+    return new Decision(b.label(), reason, shuffled(answer, random), b.addresses());
+  }
+
+  private static Decision failOpen(Bucket b, String label, RandomGenerator random) {
+    return failOpen(b, label, random, DecisionReason.FAIL_OPEN);
+  }
+
+  private static Decision failOpen(Bucket b, String label, RandomGenerator random, DecisionReason reason) {
+    List<String> all = b.addresses().stream().map(Address::rrdata).toList();
+    return new Decision(label, reason, shuffled(all, random), b.addresses());
+  }
+
+  /** R-DNS-4: several addresses in random order (Fisher-Yates with the given source). */
+  private static List<String> shuffled(List<String> rrdatas, RandomGenerator random) {
+    List<String> copy = new ArrayList<>(rrdatas);
+    for (int i = copy.size() - 1; i > 0; i--) {
+      int j = random.nextInt(i + 1);
+      String t = copy.get(i);
+      copy.set(i, copy.get(j));
+      copy.set(j, t);
+    }
+    return copy;
+  }
+}
