@@ -1,0 +1,262 @@
+package io.healthmesh.edge.server;
+
+import io.healthmesh.edge.routing.Decision;
+import io.healthmesh.edge.routing.RoutingEngine;
+import io.healthmesh.edge.state.Cidr;
+import io.healthmesh.edge.state.RecordSetEntry;
+import io.healthmesh.edge.state.Snapshot;
+import io.healthmesh.edge.state.Zone;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+import org.xbill.DNS.ClientSubnetOption;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.EDNSOption;
+import org.xbill.DNS.Flags;
+import org.xbill.DNS.HINFORecord;
+import org.xbill.DNS.Header;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.OPTRecord;
+import org.xbill.DNS.Opcode;
+import org.xbill.DNS.Rcode;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Section;
+import org.xbill.DNS.Type;
+
+/**
+ * Answers one DNS query from the current snapshot: one {@code reply} with guard clauses that map
+ * each problem to its response code, as dnsjava's jnamed does. Never throws for bad input.
+ */
+public final class Responder {
+  /** Largest EDNS payload this server advertises and accepts (RFC 6891 suggests 1232 on the Internet). */
+  static final int EDNS_PAYLOAD = 1232;
+  private static final int MAX_CNAME_CHAIN = 8;
+
+  /** Where queries from a client subnet enter, for geolocation (R-GEO-1). */
+  public record SubnetRegion(Cidr subnet, String region) {}
+
+  private final Supplier<Snapshot> snapshot;
+  private final RoutingEngine engine;
+  private final String edgeRegion;
+  private final List<SubnetRegion> subnets;
+  private final int notReadyRcode;
+  private final Supplier<RandomGenerator> random;
+  private final DecisionListener decisions;
+
+  public Responder(Supplier<Snapshot> snapshot, RoutingEngine engine, String edgeRegion, List<SubnetRegion> subnets,
+      int notReadyRcode, Supplier<RandomGenerator> random, DecisionListener decisions) {
+    this.snapshot = snapshot;
+    this.engine = engine;
+    this.edgeRegion = edgeRegion;
+    this.subnets = List.copyOf(subnets);
+    this.notReadyRcode = notReadyRcode;
+    this.random = random;
+    this.decisions = decisions;
+  }
+
+  /** Told of every routing decision, for metrics and health-check logging (R-DNSHC-6). */
+  public interface DecisionListener {
+    void decided(Name name, int type, String sourceRegion, String clientSubnet, RecordSetEntry entry, Decision decision);
+
+    DecisionListener NONE = (name, type, region, subnet, entry, decision) -> { };
+  }
+
+  /**
+   * @return the response bytes, or null when the packet must be dropped (too short to answer,
+   *     or itself a response)
+   */
+  public byte[] reply(byte[] packet, InetAddress client, boolean tcp) {
+    Message query;
+    try {
+      query = new Message(packet);
+    } catch (IOException | RuntimeException e) {
+      return formErr(packet);
+    }
+    Header header = query.getHeader();
+    if (header.getFlag(Flags.QR)) {
+      return null;
+    }
+    if (header.getOpcode() != Opcode.QUERY) {
+      return error(query, Rcode.NOTIMP);
+    }
+    Record question = query.getQuestion();
+    if (question == null || query.getSection(Section.QUESTION).size() != 1 || question.getDClass() != DClass.IN
+        && question.getDClass() != DClass.ANY) {
+      return error(query, Rcode.FORMERR);
+    }
+    OPTRecord opt = query.getOPT();
+    if (opt != null && opt.getVersion() > 0) {
+      return error(query, Rcode.BADVERS);
+    }
+    Snapshot current = snapshot.get();
+    if (!current.ready()) {
+      return error(query, notReadyRcode);
+    }
+    Zone zone = current.zoneFor(question.getName());
+    if (zone == null || !zone.allows(client)) {
+      return error(query, Rcode.REFUSED);
+    }
+    Message response = response(query, Rcode.NOERROR);
+    response.getHeader().setFlag(Flags.AA);
+    ClientSubnetOption ecs = clientSubnet(opt);
+    String region = regionOf(ecs);
+    answer(zone, question.getName(), question.getType(), region, ecs, response);
+    addOpt(response, opt, ecs, region);
+    return response.toWire(maxSize(opt, tcp));
+  }
+
+  /** Follows CNAMEs inside the zone; NXDOMAIN and NODATA carry the zone's SOA (RFC 2308). */
+  private void answer(Zone zone, Name qname, int qtype, String region, ClientSubnetOption ecs, Message response) {
+    Name name = qname;
+    for (int hop = 0; hop < MAX_CNAME_CHAIN; hop++) {
+      if (name.equals(zone.origin()) && (qtype == Type.SOA || qtype == Type.ANY)) {
+        response.addRecord(zone.soa(), Section.ANSWER);
+        return;
+      }
+      Map<Integer, RecordSetEntry> types = zone.names().get(name);
+      if (types == null) {
+        if (!exists(zone, name)) {
+          response.getHeader().setRcode(Rcode.NXDOMAIN);
+        }
+        response.addRecord(zone.soa(), Section.AUTHORITY);
+        return;
+      }
+      if (qtype == Type.ANY) {
+        // RFC 8482: a minimal answer instead of every record set.
+        response.addRecord(new HINFORecord(name, DClass.IN, 3600, "RFC8482", ""), Section.ANSWER);
+        return;
+      }
+      RecordSetEntry entry = types.get(qtype);
+      if (entry != null) {
+        records(entry, name, region, ecs).forEach(r -> response.addRecord(r, Section.ANSWER));
+        return;
+      }
+      RecordSetEntry cname = types.get(Type.CNAME);
+      if (cname == null) {
+        response.addRecord(zone.soa(), Section.AUTHORITY); // NODATA
+        return;
+      }
+      List<Record> alias = records(cname, name, region, ecs);
+      alias.forEach(r -> response.addRecord(r, Section.ANSWER));
+      if (alias.isEmpty()) {
+        return;
+      }
+      name = ((org.xbill.DNS.CNAMERecord) alias.get(0)).getTarget();
+      if (!name.subdomain(zone.origin())) {
+        return; // the resolver follows it outside the zone
+      }
+    }
+  }
+
+  /** The apex and empty non-terminals exist without records of their own (NODATA, not NXDOMAIN). */
+  private static boolean exists(Zone zone, Name name) {
+    if (name.equals(zone.origin())) {
+      return true;
+    }
+    for (Name owner : zone.names().keySet()) {
+      if (owner.subdomain(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private List<Record> records(RecordSetEntry entry, Name name, String region, ClientSubnetOption ecs) {
+    Decision decision = engine.answer(entry.plan(), region, random.get());
+    decisions.decided(name, entry.type(), region, ecs == null ? null : ecs.getAddress().getHostAddress()
+        + "/" + ecs.getSourcePrefixLength(), entry, decision);
+    List<Record> records = new ArrayList<>(decision.answer().size());
+    for (String rrdata : decision.answer()) {
+      try {
+        records.add(Record.fromString(name, entry.type(), DClass.IN, entry.config().getTtl(), rrdata, name));
+      } catch (IOException e) {
+        // Validated when applied; a bad rrdata is left out rather than failing the answer.
+      }
+    }
+    return records;
+  }
+
+  private static ClientSubnetOption clientSubnet(OPTRecord opt) {
+    if (opt == null) {
+      return null;
+    }
+    for (EDNSOption option : opt.getOptions(EDNSOption.Code.CLIENT_SUBNET)) {
+      return (ClientSubnetOption) option;
+    }
+    return null;
+  }
+
+  /** R-GEO-1: the edge's region, unless the client subnet is mapped to another. */
+  private String regionOf(ClientSubnetOption ecs) {
+    if (ecs != null) {
+      for (SubnetRegion s : subnets) {
+        if (s.subnet().contains(ecs.getAddress().getAddress(), ecs.getSourcePrefixLength())) {
+          return s.region();
+        }
+      }
+    }
+    return edgeRegion;
+  }
+
+  /** RFC 7871: echo the subnet, with the scope that the answer depended on. */
+  private void addOpt(Message response, OPTRecord queryOpt, ClientSubnetOption ecs, String region) {
+    if (queryOpt == null) {
+      return;
+    }
+    List<EDNSOption> options = new ArrayList<>();
+    if (ecs != null) {
+      boolean mapped = !region.equals(edgeRegion) || subnets.stream()
+          .anyMatch(s -> s.subnet().contains(ecs.getAddress().getAddress(), ecs.getSourcePrefixLength()));
+      options.add(new ClientSubnetOption(ecs.getSourcePrefixLength(), mapped ? ecs.getSourcePrefixLength() : 0, ecs.getAddress()));
+    }
+    response.addRecord(new OPTRecord(EDNS_PAYLOAD, 0, 0, 0, options), Section.ADDITIONAL);
+  }
+
+  private static int maxSize(OPTRecord opt, boolean tcp) {
+    if (tcp) {
+      return 65535;
+    }
+    return opt == null ? 512 : Math.max(512, Math.min(opt.getPayloadSize(), EDNS_PAYLOAD));
+  }
+
+  private static Message response(Message query, int rcode) {
+    Message response = new Message(query.getHeader().getID());
+    Header h = response.getHeader();
+    h.setFlag(Flags.QR);
+    if (query.getHeader().getFlag(Flags.RD)) {
+      h.setFlag(Flags.RD);
+    }
+    h.setOpcode(query.getHeader().getOpcode());
+    h.setRcode(rcode);
+    Record question = query.getQuestion();
+    if (question != null) {
+      response.addRecord(question, Section.QUESTION);
+    }
+    return response;
+  }
+
+  private static byte[] error(Message query, int rcode) {
+    Message response = response(query, rcode & 0xF);
+    if (rcode > 0xF || query.getOPT() != null) {
+      // Extended rcodes (BADVERS) live in the OPT record (RFC 6891).
+      response.addRecord(new OPTRecord(EDNS_PAYLOAD, rcode >>> 4, 0, 0), Section.ADDITIONAL);
+    }
+    return response.toWire(512);
+  }
+
+  /** A malformed query: FORMERR with its id when its header is readable, else drop it. */
+  private static byte[] formErr(byte[] packet) {
+    if (packet.length < Header.LENGTH || (packet[2] & 0x80) != 0) {
+      return null;
+    }
+    Message response = new Message(((packet[0] & 0xff) << 8) | (packet[1] & 0xff));
+    response.getHeader().setFlag(Flags.QR);
+    response.getHeader().setRcode(Rcode.FORMERR);
+    return response.toWire();
+  }
+}

@@ -1,0 +1,114 @@
+package io.healthmesh.edge.state;
+
+import io.healthmesh.config.ForwardingRule;
+import io.healthmesh.config.ManagedZone;
+import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.edge.routing.PlanBuilder;
+import io.healthmesh.events.EntityKind;
+import io.healthmesh.events.HealthStatus;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.SOARecord;
+import org.xbill.DNS.TextParseException;
+import org.xbill.DNS.Type;
+
+/**
+ * What an edge has read from the topics, kept by the one thread that follows them and turned
+ * into an immutable {@link Snapshot} after each change. The edge stores nothing of its own.
+ */
+public final class EdgeState {
+  private static final Logger LOG = LoggerFactory.getLogger(EdgeState.class);
+
+  private final Map<String, ManagedZone> zones = new HashMap<>();
+  private final Map<String, ResourceRecordSet> recordSets = new HashMap<>();
+  private final Map<String, Long> recordSetOffsets = new HashMap<>();
+  private final Map<String, ForwardingRule> forwardingRules = new HashMap<>();
+  private final Map<String, HealthStatus> health = new HashMap<>();
+  private final Map<String, Long> offsets = new HashMap<>();
+  private long version;
+
+  public void zone(String name, ManagedZone zone) {
+    put(zones, name, zone);
+  }
+
+  public void recordSet(String key, ResourceRecordSet rrs, long offset) {
+    put(recordSets, key, rrs);
+    put(recordSetOffsets, key, rrs == null ? null : offset);
+  }
+
+  public void forwardingRule(String name, ForwardingRule rule) {
+    put(forwardingRules, name, rule);
+  }
+
+  /** {@code status} null: the entity is gone, so its health is UNKNOWN again. */
+  public void health(EntityKind kind, String name, HealthStatus status) {
+    put(health, kind + "|" + name, status);
+  }
+
+  public void offset(String topicPartition, long offset) {
+    offsets.put(topicPartition, offset);
+  }
+
+  /** Plans every record set against the current health. */
+  public Snapshot snapshot(boolean ready) {
+    version++;
+    PlanBuilder.Targets targets = new PlanBuilder.Targets() {
+      @Override
+      public ForwardingRule forwardingRule(String name) {
+        return forwardingRules.get(name);
+      }
+
+      @Override
+      public HealthStatus health(EntityKind kind, String name) {
+        return health.getOrDefault(kind + "|" + name, HealthStatus.UNKNOWN);
+      }
+    };
+    List<Zone> built = new ArrayList<>();
+    Map<String, Map<Name, Map<Integer, RecordSetEntry>>> byZone = new HashMap<>();
+    recordSets.forEach((key, rrs) -> {
+      try {
+        Name owner = Name.fromString(rrs.getName(), Name.root);
+        int type = Type.value(rrs.getType());
+        if (type < 0) {
+          throw new TextParseException("unknown type " + rrs.getType());
+        }
+        byZone.computeIfAbsent(rrs.getZone(), z -> new HashMap<>()).computeIfAbsent(owner, n -> new HashMap<>())
+            .put(type, new RecordSetEntry(rrs, type, PlanBuilder.plan(rrs, targets), recordSetOffsets.get(key)));
+      } catch (TextParseException | RuntimeException e) {
+        LOG.warn("record set {} left out of the snapshot: {}", key, e.toString());
+      }
+    });
+    zones.forEach((name, zone) -> {
+      try {
+        Name origin = Name.fromString(zone.getDnsName(), Name.root);
+        List<Cidr> networks = zone.getNetworks().stream().map(Cidr::parse).toList();
+        SOARecord soa = new SOARecord(origin, DClass.IN, zone.getSoaMinimumTtl(), Name.fromString("ns1", origin),
+            Name.fromString("hostmaster", origin), version, 3600, 600, 86400, zone.getSoaMinimumTtl());
+        Map<Name, Map<Integer, RecordSetEntry>> names = new HashMap<>();
+        byZone.getOrDefault(name, Map.of()).forEach((owner, types) -> {
+          if (owner.subdomain(origin)) {
+            names.put(owner, Map.copyOf(types));
+          }
+        });
+        built.add(new Zone(zone, origin, networks, soa, Map.copyOf(names)));
+      } catch (TextParseException | RuntimeException e) {
+        LOG.warn("zone {} left out of the snapshot: {}", name, e.toString());
+      }
+    });
+    return new Snapshot(ready, version, built, offsets, System.currentTimeMillis());
+  }
+
+  private static <V> void put(Map<String, V> map, String key, V value) {
+    if (value == null) {
+      map.remove(key);
+    } else {
+      map.put(key, value);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package io.healthmesh.edge.server;
+
+import io.healthmesh.config.ForwardingRule;
+import io.healthmesh.config.GeoItem;
+import io.healthmesh.config.GeoPolicy;
+import io.healthmesh.config.HealthCheckedTargets;
+import io.healthmesh.config.LoadBalancerTarget;
+import io.healthmesh.config.ManagedZone;
+import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.config.RoutingPolicy;
+import io.healthmesh.config.WrrItem;
+import io.healthmesh.config.WrrPolicy;
+import io.healthmesh.config.ZoneVisibility;
+import io.healthmesh.edge.routing.Regions;
+import io.healthmesh.edge.routing.RoutingEngine;
+import io.healthmesh.edge.state.Cidr;
+import io.healthmesh.edge.state.EdgeState;
+import io.healthmesh.edge.state.Snapshot;
+import io.healthmesh.events.EntityKind;
+import io.healthmesh.events.HealthStatus;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+import org.xbill.DNS.Rcode;
+
+/** A small private zone with one record set of every kind the edge serves. */
+final class Fixtures {
+  static final String ZONE = "example.internal.";
+
+  private Fixtures() {}
+
+  static EdgeState state() {
+    EdgeState s = new EdgeState();
+    s.zone("internal", ManagedZone.newBuilder().setName("internal").setDnsName(ZONE)
+        .setVisibility(ZoneVisibility.PRIVATE).setNetworks(List.of("10.0.0.0/8", "127.0.0.0/8", "::1/128")).build());
+    s.zone("public", ManagedZone.newBuilder().setName("public").setDnsName("example.org.")
+        .setVisibility(ZoneVisibility.PUBLIC).build());
+    s.forwardingRule("fr-orders", ForwardingRule.newBuilder().setName("fr-orders").setRegion("us-east1")
+        .setIpAddress("10.1.0.100").setBackendService("orders").build());
+    rrs(s, "static." + ZONE, "A", List.of("10.0.0.5"));
+    rrs(s, "static." + ZONE, "AAAA", List.of("fd00::5"));
+    rrs(s, "www." + ZONE, "CNAME", List.of("static." + ZONE));
+    rrs(s, "outside." + ZONE, "CNAME", List.of("elsewhere.example.com."));
+    rrs(s, ZONE, "MX", List.of("10 mail." + ZONE));
+    rrs(s, "_sip._tcp." + ZONE, "SRV", List.of("10 60 5060 sip." + ZONE));
+    rrs(s, "txt." + ZONE, "TXT", List.of("\"hello\""));
+    rrs(s, "big." + ZONE, "TXT", IntStream.range(0, 40).mapToObj(i -> "\"" + "x".repeat(40) + i + "\"").toList());
+    rrs(s, "www.example.org.", "A", List.of("192.0.2.1"));
+    HealthCheckedTargets lb = HealthCheckedTargets.newBuilder()
+        .setInternalLoadBalancers(List.of(LoadBalancerTarget.newBuilder().setForwardingRule("fr-orders").build())).build();
+    s.recordSet("internal/api/A", ResourceRecordSet.newBuilder().setZone("internal").setName("api." + ZONE).setType("A")
+        .setTtl(30).setRoutingPolicy(RoutingPolicy.newBuilder().setWrr(WrrPolicy.newBuilder().setItems(List.of(
+            WrrItem.newBuilder().setWeight(100).setRrdatas(List.of("10.1.0.100")).setHealthCheckedTargets(lb).build(),
+            WrrItem.newBuilder().setWeight(0).setRrdatas(List.of("10.9.0.1")).build())).build()).build()).build(), 7);
+    s.recordSet("internal/geo/A", ResourceRecordSet.newBuilder().setZone("internal").setName("geo." + ZONE).setType("A")
+        .setTtl(30).setRoutingPolicy(RoutingPolicy.newBuilder().setGeo(GeoPolicy.newBuilder().setItems(List.of(
+            GeoItem.newBuilder().setLocation("us-east1").setRrdatas(List.of("10.1.0.1")).build(),
+            GeoItem.newBuilder().setLocation("europe-west1").setRrdatas(List.of("10.3.0.1")).build())).build()).build())
+        .build(), 8);
+    s.health(EntityKind.FORWARDING_RULE, "fr-orders", HealthStatus.HEALTHY);
+    return s;
+  }
+
+  static void rrs(EdgeState s, String name, String type, List<String> rrdatas) {
+    String zone = name.endsWith("example.org.") ? "public" : "internal";
+    s.recordSet(zone + "/" + name + "/" + type, ResourceRecordSet.newBuilder().setZone(zone).setName(name).setType(type)
+        .setTtl(300).setRrdatas(rrdatas).build(), 1);
+  }
+
+  static Responder responder(AtomicReference<Snapshot> snapshot) {
+    return new Responder(snapshot::get, new RoutingEngine(Regions.builtIn()), "us-east1",
+        List.of(new Responder.SubnetRegion(Cidr.parse("10.200.0.0/16"), "europe-west1")), Rcode.SERVFAIL,
+        () -> new SplittableRandom(1), Responder.DecisionListener.NONE);
+  }
+}
