@@ -1,0 +1,67 @@
+package io.healthmesh.edge;
+
+import io.healthmesh.edge.routing.Regions;
+import io.healthmesh.edge.routing.RoutingEngine;
+import io.healthmesh.edge.server.EdgeServer;
+import io.healthmesh.edge.server.Responder;
+import io.healthmesh.edge.state.Snapshot;
+import io.healthmesh.edge.state.TopicFollower;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** One DNS edge: follows the topics into snapshots and answers from the latest one. */
+public final class EdgeApp implements AutoCloseable {
+  private final AtomicReference<Snapshot> snapshot = new AtomicReference<>(Snapshot.NOT_READY);
+  private final TopicFollower follower;
+  private final EdgeServer server;
+
+  private EdgeApp(EdgeSettings settings, SchemaRegistryClient registry, MeterRegistry meters) throws IOException {
+    Responder responder = new Responder(snapshot::get, new RoutingEngine(Regions.builtIn()), settings.region(),
+        settings.clientSubnetRegions(), settings.notReadyRcode(), ThreadLocalRandom::current,
+        Responder.DecisionListener.NONE);
+    this.server = EdgeServer.start(settings.host(), settings.port(), settings.udpThreads(), settings.tcpMaxConnections(),
+        settings.tcpIdleTimeout(), responder, meters);
+    this.follower = new TopicFollower(settings.kafkaProperties(), registry, snapshot::set).start();
+    meters.gauge("healthmesh.edge.ready", follower, f -> f.ready() ? 1 : 0);
+    meters.gauge("healthmesh.edge.snapshot.staleness.seconds", follower, f -> f.stalenessMillis() / 1000.0);
+  }
+
+  /** Listens at once (answering SERVFAIL or REFUSED until ready) and follows the topics. */
+  public static EdgeApp start(EdgeSettings settings, SchemaRegistryClient registry, MeterRegistry meters)
+      throws IOException {
+    return new EdgeApp(settings, registry, meters);
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  public boolean ready() {
+    return follower.ready();
+  }
+
+  /** Waits until the first full snapshot is in force. */
+  public void awaitReady(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!snapshot.get().ready()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("edge not ready after " + timeout);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  public Snapshot snapshot() {
+    return snapshot.get();
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    follower.close();
+  }
+}

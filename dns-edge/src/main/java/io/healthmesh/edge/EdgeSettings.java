@@ -1,0 +1,80 @@
+package io.healthmesh.edge;
+
+import io.healthmesh.edge.server.Responder.SubnetRegion;
+import io.healthmesh.edge.state.Cidr;
+import io.healthmesh.settings.SettingsReader;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.xbill.DNS.Rcode;
+
+/** The edge's configuration, validated once at start-up; keys in the README. */
+public record EdgeSettings(String name, String host, int port, String region, String bootstrapServers,
+    String schemaRegistryUrl, int udpThreads, int tcpMaxConnections, Duration tcpIdleTimeout, int notReadyRcode,
+    List<SubnetRegion> clientSubnetRegions, Map<String, String> kafkaOverrides) {
+
+  public static final String NAME = "edge.name";
+  public static final String HOST = "dns.host";
+  public static final String PORT = "dns.port";
+  public static final String REGION = "edge.region";
+  public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+  public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
+  public static final String UDP_THREADS = "dns.udp.threads";
+  public static final String TCP_MAX_CONNECTIONS = "dns.tcp.max.connections";
+  public static final String TCP_IDLE_TIMEOUT_MS = "dns.tcp.idle.timeout.ms";
+  public static final String NOT_READY_RCODE = "dns.not.ready.rcode";
+  public static final String CLIENT_SUBNET_REGIONS = "dns.client.subnet.regions";
+  public static final String KAFKA_PREFIX = "kafka.";
+
+  public EdgeSettings {
+    clientSubnetRegions = List.copyOf(clientSubnetRegions);
+    kafkaOverrides = Map.copyOf(kafkaOverrides);
+  }
+
+  public static EdgeSettings from(Properties p) {
+    SettingsReader read = new SettingsReader(p);
+    String region = read.required(REGION, "the cloud region this edge serves, e.g. us-east1");
+    String name = read.string(NAME, "edge-" + region);
+    String host = read.string(HOST, "127.0.0.1");
+    int port = read.integer(PORT, 5353, 0, 65535);
+    String bootstrap = read.required(BOOTSTRAP_SERVERS, "host:port of a Kafka broker");
+    String registry = read.required(SCHEMA_REGISTRY_URL, "base URL of the schema registry");
+    int udpThreads = read.integer(UDP_THREADS, 2, 1, 64);
+    int tcpMax = read.integer(TCP_MAX_CONNECTIONS, 256, 1, 65536);
+    int idleMs = read.integer(TCP_IDLE_TIMEOUT_MS, 10_000, 100, 600_000);
+    String notReady = read.string(NOT_READY_RCODE, "SERVFAIL");
+    if (!List.of("SERVFAIL", "REFUSED").contains(notReady)) {
+      read.problem(NOT_READY_RCODE + ": '" + notReady + "' is not SERVFAIL or REFUSED");
+    }
+    List<SubnetRegion> subnets = new ArrayList<>();
+    for (String entry : read.string(CLIENT_SUBNET_REGIONS, "").split(",")) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      String[] parts = entry.trim().split("=");
+      try {
+        if (parts.length != 2 || parts[1].isBlank()) {
+          throw new IllegalArgumentException("not CIDR=region");
+        }
+        subnets.add(new SubnetRegion(Cidr.parse(parts[0].trim()), parts[1].trim()));
+      } catch (IllegalArgumentException e) {
+        read.problem(CLIENT_SUBNET_REGIONS + ": '" + entry.trim() + "' is not CIDR=region (R-GEO-1)");
+      }
+    }
+    Map<String, String> kafka = new HashMap<>();
+    p.stringPropertyNames().stream().filter(k -> k.startsWith(KAFKA_PREFIX))
+        .forEach(k -> kafka.put(k.substring(KAFKA_PREFIX.length()), p.getProperty(k)));
+    read.check("dns-edge");
+    return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, tcpMax, Duration.ofMillis(idleMs),
+        notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL, subnets, kafka);
+  }
+
+  Map<String, Object> kafkaProperties() {
+    Map<String, Object> props = new HashMap<>(kafkaOverrides);
+    props.put("bootstrap.servers", bootstrapServers);
+    return props;
+  }
+}

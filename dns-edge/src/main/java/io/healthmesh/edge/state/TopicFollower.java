@@ -1,0 +1,190 @@
+package io.healthmesh.edge.state;
+
+import io.healthmesh.config.ForwardingRule;
+import io.healthmesh.config.ManagedZone;
+import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.events.EntityKey;
+import io.healthmesh.events.EntityKind;
+import io.healthmesh.events.HealthState;
+import io.healthmesh.schemas.AvroDeserializer;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the zones, record sets, forwarding rules and health-state from the beginning (no
+ * consumer group, no offsets of its own), and publishes a new snapshot after every batch that
+ * changed something. Ready once it has read up to the end offsets it saw at start. When Kafka
+ * goes away it keeps retrying; the last snapshot keeps answering and its age tells how stale it is.
+ */
+public final class TopicFollower implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TopicFollower.class);
+  private static final Set<EntityKind> DNS_TARGETS = Set.of(EntityKind.FORWARDING_RULE, EntityKind.EXTERNAL_ENDPOINT);
+  private static final List<String> TOPICS = List.of(Topics.MANAGED_ZONES.name(), Topics.RESOURCE_RECORD_SETS.name(),
+      Topics.FORWARDING_RULES.name(), Topics.HEALTH_STATE.name());
+
+  private final Map<String, Object> consumerProps;
+  private final EdgeState state = new EdgeState();
+  private final Consumer<Snapshot> publish;
+  private final AvroDeserializer<ManagedZone> zones;
+  private final AvroDeserializer<ResourceRecordSet> recordSets;
+  private final AvroDeserializer<ForwardingRule> rules;
+  private final AvroDeserializer<EntityKey> keys;
+  private final AvroDeserializer<HealthState> states;
+  private final Thread thread;
+  private volatile KafkaConsumer<byte[], byte[]> consumer;
+  private volatile boolean running = true;
+  private volatile boolean ready;
+  private volatile long lastContactMillis = System.currentTimeMillis();
+  private volatile long skipped;
+
+  public TopicFollower(Map<String, Object> kafkaProps, SchemaRegistryClient registry, Consumer<Snapshot> publish) {
+    this.consumerProps = new HashMap<>(kafkaProps);
+    consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    consumerProps.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 20);
+    this.publish = publish;
+    this.zones = new AvroDeserializer<>(registry, ManagedZone.class);
+    this.recordSets = new AvroDeserializer<>(registry, ResourceRecordSet.class);
+    this.rules = new AvroDeserializer<>(registry, ForwardingRule.class);
+    this.keys = new AvroDeserializer<>(registry, EntityKey.class);
+    this.states = new AvroDeserializer<>(registry, HealthState.class);
+    this.thread = new Thread(this::follow, "edge-topic-follower");
+    thread.setDaemon(true);
+  }
+
+  public TopicFollower start() {
+    thread.start();
+    return this;
+  }
+
+  public boolean ready() {
+    return ready;
+  }
+
+  /** Milliseconds since the broker last answered a poll: how stale the snapshot may be. */
+  public long stalenessMillis() {
+    return System.currentTimeMillis() - lastContactMillis;
+  }
+
+  /** Records that could not be read and were left out. */
+  public long skipped() {
+    return skipped;
+  }
+
+  private void follow() {
+    while (running) {
+      try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(),
+          new ByteArrayDeserializer())) {
+        consumer = c;
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (String topic : TOPICS) {
+          c.partitionsFor(topic, Duration.ofSeconds(30)).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
+        }
+        c.assign(partitions);
+        c.seekToBeginning(partitions);
+        Map<TopicPartition, Long> end = c.endOffsets(partitions);
+        // A re-read after a lost connection starts over: the maps are rebuilt from the beginning.
+        publish.accept(state.snapshot(ready));
+        while (running) {
+          boolean changed = false;
+          for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
+            changed |= apply(r);
+            state.offset(r.topic() + "-" + r.partition(), r.offset());
+          }
+          lastContactMillis = System.currentTimeMillis();
+          if (!ready && caughtUp(c, end)) {
+            ready = true;
+            changed = true;
+            LOG.info("edge snapshot ready after reading {} partitions", partitions.size());
+          }
+          if (changed) {
+            publish.accept(state.snapshot(ready));
+          }
+        }
+      } catch (WakeupException e) {
+        return;
+      } catch (RuntimeException e) {
+        LOG.warn("following the topics failed, answering from the last snapshot and retrying: {}", e.toString());
+        sleep();
+      }
+    }
+  }
+
+  private static boolean caughtUp(KafkaConsumer<byte[], byte[]> c, Map<TopicPartition, Long> end) {
+    for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
+      if (c.position(e.getKey()) < e.getValue()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean apply(ConsumerRecord<byte[], byte[]> r) {
+    try {
+      String key = r.key() == null ? "" : new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
+      switch (r.topic()) {
+        case "config.managed-zone" -> state.zone(key, r.value() == null ? null : zones.deserialize(r.topic(), r.value()));
+        case "config.resource-record-set" -> state.recordSet(key,
+            r.value() == null ? null : recordSets.deserialize(r.topic(), r.value()), r.offset());
+        case "config.forwarding-rule" -> state.forwardingRule(key,
+            r.value() == null ? null : rules.deserialize(r.topic(), r.value()));
+        default -> {
+          return health(r);
+        }
+      }
+      return true;
+    } catch (RuntimeException e) {
+      skipped++;
+      LOG.warn("left out {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.toString());
+      return false;
+    }
+  }
+
+  private boolean health(ConsumerRecord<byte[], byte[]> r) {
+    EntityKey key = keys.deserialize(r.topic(), r.key());
+    if (key == null || !DNS_TARGETS.contains(key.getKind())) {
+      return false;
+    }
+    HealthState value = r.value() == null ? null : states.deserialize(r.topic(), r.value());
+    state.health(key.getKind(), key.getName(), value == null ? null : value.getStatus());
+    return true;
+  }
+
+  private void sleep() {
+    try {
+      Thread.sleep(1000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      running = false;
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    KafkaConsumer<byte[], byte[]> c = consumer;
+    if (c != null) {
+      c.wakeup();
+    }
+    try {
+      thread.join(5000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package io.healthmesh.edge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.healthmesh.config.ForwardingRule;
+import io.healthmesh.config.HealthCheckedTargets;
+import io.healthmesh.config.LoadBalancerTarget;
+import io.healthmesh.config.ManagedZone;
+import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.config.RoutingPolicy;
+import io.healthmesh.config.WrrItem;
+import io.healthmesh.config.WrrPolicy;
+import io.healthmesh.events.EntityKey;
+import io.healthmesh.events.EntityKind;
+import io.healthmesh.events.HealthState;
+import io.healthmesh.events.HealthStatus;
+import io.healthmesh.kafka.embedded.EmbeddedKafka;
+import io.healthmesh.registry.RegistrySettings;
+import io.healthmesh.registry.SchemaRegistry;
+import io.healthmesh.schemas.RestSchemaRegistryClient;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topic;
+import io.healthmesh.schemas.Topics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Rcode;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Section;
+import org.xbill.DNS.SimpleResolver;
+import org.xbill.DNS.Type;
+
+/** An edge that builds its state from the real topics and follows a health change. */
+class EdgeKafkaIT {
+
+  @Test
+  void answersFromTheTopics_andFollowsAHealthStateChange() throws Exception {
+    try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(2).start();
+        SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()))) {
+      SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
+      send(kafka, client, Topics.MANAGED_ZONES, "internal", ManagedZone.newBuilder().setName("internal")
+          .setDnsName("example.internal.").setNetworks(List.of("127.0.0.0/8")).build());
+      send(kafka, client, Topics.FORWARDING_RULES, "fr-orders", ForwardingRule.newBuilder().setName("fr-orders")
+          .setRegion("us-east1").setIpAddress("10.1.0.100").setBackendService("orders").build());
+      send(kafka, client, Topics.RESOURCE_RECORD_SETS, "internal/api.example.internal./A", ResourceRecordSet.newBuilder()
+          .setZone("internal").setName("api.example.internal.").setType("A").setTtl(5)
+          .setRoutingPolicy(RoutingPolicy.newBuilder().setWrr(WrrPolicy.newBuilder().setItems(List.of(
+              WrrItem.newBuilder().setWeight(100).setRrdatas(List.of("10.1.0.100")).setHealthCheckedTargets(
+                  HealthCheckedTargets.newBuilder().setInternalLoadBalancers(List.of(
+                      LoadBalancerTarget.newBuilder().setForwardingRule("fr-orders").build())).build()).build(),
+              WrrItem.newBuilder().setWeight(0).setRrdatas(List.of("10.9.0.1")).build())).build()).build()).build());
+      health(kafka, client, HealthStatus.HEALTHY);
+
+      Properties p = new Properties();
+      p.setProperty(EdgeSettings.REGION, "us-east1");
+      p.setProperty(EdgeSettings.PORT, "0");
+      p.setProperty(EdgeSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+      p.setProperty(EdgeSettings.SCHEMA_REGISTRY_URL, registry.url());
+      try (EdgeApp edge = EdgeApp.start(EdgeSettings.from(p), client, new SimpleMeterRegistry())) {
+        edge.awaitReady(Duration.ofSeconds(30));
+        assertThat(answer(edge)).isEqualTo("10.1.0.100");
+
+        health(kafka, client, HealthStatus.UNHEALTHY);
+        long deadline = System.currentTimeMillis() + 10_000;
+        String now = answer(edge);
+        while (!now.equals("10.9.0.1") && System.currentTimeMillis() < deadline) {
+          Thread.sleep(20);
+          now = answer(edge);
+        }
+        assertThat(now).as("R-WRR-6: the zero-weight item once the load balancer is down").isEqualTo("10.9.0.1");
+        assertThat(edge.snapshot().offsets()).isNotEmpty();
+      }
+    }
+  }
+
+  private static String answer(EdgeApp edge) throws Exception {
+    SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", edge.port()));
+    resolver.setTimeout(Duration.ofSeconds(2));
+    Message m = resolver.send(Message.newQuery(Record.newRecord(Name.fromConstantString("api.example.internal."), Type.A, DClass.IN)));
+    assertThat(m.getRcode()).isEqualTo(Rcode.NOERROR);
+    return m.getSection(Section.ANSWER).get(0).rdataToString();
+  }
+
+  private static void health(EmbeddedKafka kafka, SchemaRegistryClient client, HealthStatus status) throws Exception {
+    EntityKey key = new EntityKey(EntityKind.FORWARDING_RULE, "fr-orders");
+    send(kafka, client, Topics.HEALTH_STATE, key, HealthState.newBuilder().setStatus(status).setSince(Instant.now()).build());
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void send(EmbeddedKafka kafka, SchemaRegistryClient client, Topic topic, Object key, SpecificRecord value)
+      throws Exception {
+    try (KafkaProducer producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+        kafka.bootstrapServers()), topic.keySerde(client).serializer(), topic.valueSerde(client).serializer())) {
+      producer.send(new ProducerRecord<>(topic.name(), key, value)).get();
+    }
+  }
+}
