@@ -18,11 +18,12 @@ public final class EdgeApp implements AutoCloseable {
   private final AtomicReference<Snapshot> snapshot = new AtomicReference<>(Snapshot.NOT_READY);
   private final TopicFollower follower;
   private final EdgeServer server;
+  private final DecisionLog decisions;
 
   private EdgeApp(EdgeSettings settings, SchemaRegistryClient registry, MeterRegistry meters) throws IOException {
+    this.decisions = new DecisionLog(settings, registry, meters);
     Responder responder = new Responder(snapshot::get, new RoutingEngine(Regions.builtIn()), settings.region(),
-        settings.clientSubnetRegions(), settings.notReadyRcode(), ThreadLocalRandom::current,
-        Responder.DecisionListener.NONE);
+        settings.clientSubnetRegions(), settings.notReadyRcode(), ThreadLocalRandom::current, decisions);
     this.server = EdgeServer.start(settings.host(), settings.port(), settings.udpThreads(), settings.tcpMaxConnections(),
         settings.tcpIdleTimeout(), responder, meters);
     this.follower = new TopicFollower(settings.kafkaProperties(), registry, snapshot::set).start();
@@ -63,5 +64,6 @@ public final class EdgeApp implements AutoCloseable {
   public void close() {
     server.close();
     follower.close();
+    decisions.close();
   }
 }

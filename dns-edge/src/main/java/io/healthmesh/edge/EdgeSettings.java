@@ -14,7 +14,7 @@ import org.xbill.DNS.Rcode;
 /** The edge's configuration, validated once at start-up; keys in the README. */
 public record EdgeSettings(String name, String host, int port, String region, String bootstrapServers,
     String schemaRegistryUrl, int udpThreads, int tcpMaxConnections, Duration tcpIdleTimeout, int notReadyRcode,
-    List<SubnetRegion> clientSubnetRegions, Map<String, String> kafkaOverrides) {
+    List<SubnetRegion> clientSubnetRegions, double decisionSampleRate, Map<String, String> kafkaOverrides) {
 
   public static final String NAME = "edge.name";
   public static final String HOST = "dns.host";
@@ -27,6 +27,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
   public static final String TCP_IDLE_TIMEOUT_MS = "dns.tcp.idle.timeout.ms";
   public static final String NOT_READY_RCODE = "dns.not.ready.rcode";
   public static final String CLIENT_SUBNET_REGIONS = "dns.client.subnet.regions";
+  public static final String DECISION_SAMPLE_RATE = "dns.decisions.sample.rate";
   public static final String KAFKA_PREFIX = "kafka.";
 
   public EdgeSettings {
@@ -64,12 +65,22 @@ public record EdgeSettings(String name, String host, int port, String region, St
         read.problem(CLIENT_SUBNET_REGIONS + ": '" + entry.trim() + "' is not CIDR=region (R-GEO-1)");
       }
     }
+    double sampleRate = 0;
+    String rate = read.string(DECISION_SAMPLE_RATE, "0");
+    try {
+      sampleRate = Double.parseDouble(rate);
+      if (sampleRate < 0 || sampleRate > 1) {
+        read.problem(DECISION_SAMPLE_RATE + ": " + rate + " is outside 0..1 (R-DNSHC-6)");
+      }
+    } catch (NumberFormatException e) {
+      read.problem(DECISION_SAMPLE_RATE + ": '" + rate + "' is not a number (R-DNSHC-6)");
+    }
     Map<String, String> kafka = new HashMap<>();
     p.stringPropertyNames().stream().filter(k -> k.startsWith(KAFKA_PREFIX))
         .forEach(k -> kafka.put(k.substring(KAFKA_PREFIX.length()), p.getProperty(k)));
     read.check("dns-edge");
     return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, tcpMax, Duration.ofMillis(idleMs),
-        notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL, subnets, kafka);
+        notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL, subnets, sampleRate, kafka);
   }
 
   Map<String, Object> kafkaProperties() {

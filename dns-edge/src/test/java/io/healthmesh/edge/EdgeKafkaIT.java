@@ -10,10 +10,13 @@ import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.config.RoutingPolicy;
 import io.healthmesh.config.WrrItem;
 import io.healthmesh.config.WrrPolicy;
+import io.healthmesh.events.DecisionReason;
+import io.healthmesh.events.DnsDecision;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthStatus;
+import io.healthmesh.events.RoutingPolicyType;
 import io.healthmesh.kafka.embedded.EmbeddedKafka;
 import io.healthmesh.registry.RegistrySettings;
 import io.healthmesh.registry.SchemaRegistry;
@@ -29,9 +32,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
@@ -68,6 +74,7 @@ class EdgeKafkaIT {
       p.setProperty(EdgeSettings.PORT, "0");
       p.setProperty(EdgeSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
       p.setProperty(EdgeSettings.SCHEMA_REGISTRY_URL, registry.url());
+      p.setProperty(EdgeSettings.DECISION_SAMPLE_RATE, "1");
       try (EdgeApp edge = EdgeApp.start(EdgeSettings.from(p), client, new SimpleMeterRegistry())) {
         edge.awaitReady(Duration.ofSeconds(30));
         assertThat(answer(edge)).isEqualTo("10.1.0.100");
@@ -81,8 +88,35 @@ class EdgeKafkaIT {
         }
         assertThat(now).as("R-WRR-6: the zero-weight item once the load balancer is down").isEqualTo("10.9.0.1");
         assertThat(edge.snapshot().offsets()).isNotEmpty();
+        // R-DNSHC-6: the decisions were logged with the health each address had.
+        List<DnsDecision> logged = decisions(kafka, client, 2);
+        assertThat(logged).extracting(DnsDecision::getReason).contains(DecisionReason.WEIGHT_DRAW, DecisionReason.FAILOVER);
+        DnsDecision healthy = logged.stream().filter(d -> d.getReason() == DecisionReason.WEIGHT_DRAW).findFirst().orElseThrow();
+        assertThat(healthy.getAddresses()).singleElement().satisfies(a -> {
+          assertThat(a.getAddress()).isEqualTo("10.1.0.100");
+          assertThat(a.getStatus()).isEqualTo(HealthStatus.HEALTHY);
+          assertThat(a.getReturned()).isTrue();
+        });
+        assertThat(healthy.getPolicy()).isEqualTo(RoutingPolicyType.WRR);
+        assertThat(healthy.getEdgeRegion()).isEqualTo("us-east1");
       }
     }
+  }
+
+  private static List<DnsDecision> decisions(EmbeddedKafka kafka, SchemaRegistryClient client, int atLeast) {
+    Map<String, Object> props = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    List<DnsDecision> read = new java.util.ArrayList<>();
+    try (KafkaConsumer<String, DnsDecision> consumer = new KafkaConsumer<>(props,
+        Topics.DNS_DECISIONS.keySerde(client).deserializer(), Topics.DNS_DECISIONS.valueSerde(client).deserializer())) {
+      consumer.assign(consumer.partitionsFor(Topics.DNS_DECISIONS.name()).stream()
+          .map(p -> new TopicPartition(p.topic(), p.partition())).toList());
+      long deadline = System.currentTimeMillis() + 15_000;
+      while (System.currentTimeMillis() < deadline && read.stream().map(DnsDecision::getReason).distinct().count() < atLeast) {
+        consumer.poll(Duration.ofMillis(200)).forEach(r -> read.add(r.value()));
+      }
+    }
+    return read;
   }
 
   private static String answer(EdgeApp edge) throws Exception {

@@ -1,0 +1,126 @@
+package io.healthmesh.edge;
+
+import io.healthmesh.edge.routing.Address;
+import io.healthmesh.edge.routing.Decision;
+import io.healthmesh.edge.routing.Plan;
+import io.healthmesh.edge.server.Responder;
+import io.healthmesh.edge.state.RecordSetEntry;
+import io.healthmesh.events.AddressHealth;
+import io.healthmesh.events.DnsDecision;
+import io.healthmesh.events.RoutingPolicyType;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Type;
+
+/**
+ * Counts every routing decision by policy and reason, and writes a sample of them to
+ * {@code dns-decisions} with each address's health (health-check logging, R-DNSHC-6). A query
+ * thread only offers the record to a bounded queue that one thread sends from: a slow or absent
+ * broker never delays an answer, it only loses log lines (counted).
+ */
+final class DecisionLog implements Responder.DecisionListener, AutoCloseable {
+  private final EdgeSettings settings;
+  private final MeterRegistry meters;
+  private final KafkaProducer<String, DnsDecision> producer;
+  private final BlockingQueue<DnsDecision> queue = new ArrayBlockingQueue<>(10_000);
+  private final Thread sender;
+  private volatile boolean running = true;
+
+  DecisionLog(EdgeSettings settings, SchemaRegistryClient registry, MeterRegistry meters) {
+    this.settings = settings;
+    this.meters = meters;
+    if (settings.decisionSampleRate() > 0) {
+      Map<String, Object> props = new java.util.HashMap<>(settings.kafkaProperties());
+      props.put(ProducerConfig.LINGER_MS_CONFIG, 50);
+      props.put(ProducerConfig.ACKS_CONFIG, "1");
+      this.producer = new KafkaProducer<>(props, Topics.DNS_DECISIONS.keySerde(registry).serializer(),
+          Topics.DNS_DECISIONS.valueSerde(registry).serializer());
+      this.sender = new Thread(this::send, "dns-decision-log");
+      sender.setDaemon(true);
+      sender.start();
+    } else {
+      this.producer = null;
+      this.sender = null;
+    }
+  }
+
+  private void send() {
+    while (running || !queue.isEmpty()) {
+      try {
+        DnsDecision record = queue.poll(100, TimeUnit.MILLISECONDS);
+        if (record != null) {
+          producer.send(new ProducerRecord<>(Topics.DNS_DECISIONS.name(), record.getQueryName(), record), (m, e) -> {
+            if (e != null) {
+              meters.counter("healthmesh.dns.decisions.dropped").increment();
+            }
+          });
+        }
+      } catch (InterruptedException e) {
+        return;
+      } catch (RuntimeException e) {
+        meters.counter("healthmesh.dns.decisions.dropped").increment();
+      }
+    }
+  }
+
+  @Override
+  public void decided(Name name, int type, String sourceRegion, String clientSubnet, RecordSetEntry entry,
+      Decision decision) {
+    RoutingPolicyType policy = policy(entry.plan());
+    meters.counter("healthmesh.dns.answers", "policy", policy.name(), "reason", decision.reason().name()).increment();
+    long unknown = decision.unknownReturned();
+    if (unknown > 0) {
+      meters.counter("healthmesh.dns.unknown.targets.returned").increment(unknown);
+    }
+    if (producer == null || ThreadLocalRandom.current().nextDouble() >= settings.decisionSampleRate()) {
+      return;
+    }
+    List<AddressHealth> addresses = decision.considered().stream().filter(Address::checked)
+        .map(a -> new AddressHealth(a.rrdata(), a.status(), decision.answer().contains(a.rrdata()))).toList();
+    DnsDecision record = DnsDecision.newBuilder().setTime(Instant.now()).setEdge(settings.name())
+        .setEdgeRegion(settings.region()).setQueryName(name.toString()).setQueryType(Type.string(type))
+        .setClientSubnet(clientSubnet).setSourceRegion(sourceRegion).setPolicy(policy).setPolicyVersion(entry.version())
+        .setBucket(decision.bucket()).setReason(decision.reason()).setAddresses(addresses).build();
+    if (!queue.offer(record)) {
+      meters.counter("healthmesh.dns.decisions.dropped").increment();
+    }
+  }
+
+  static RoutingPolicyType policy(Plan plan) {
+    if (plan instanceof Plan.Wrr) {
+      return RoutingPolicyType.WRR;
+    }
+    if (plan instanceof Plan.Geo) {
+      return RoutingPolicyType.GEO;
+    }
+    if (plan instanceof Plan.Failover) {
+      return RoutingPolicyType.FAILOVER;
+    }
+    return RoutingPolicyType.NONE;
+  }
+
+  @Override
+  public void close() {
+    if (producer != null) {
+      running = false;
+      try {
+        sender.join(5000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      producer.close(java.time.Duration.ofSeconds(5));
+    }
+  }
+}
