@@ -31,22 +31,39 @@ public final class RoutingEngine {
     return failover((Plan.Failover) plan, sourceRegion, random);
   }
 
-  /** R-WRR-2..8. */
+  /** R-WRR-2..8. Loops rather than streams: this runs for every query. */
   private Decision wrr(Plan.Wrr plan, RandomGenerator random) {
-    List<Bucket> eligible = plan.items().stream().filter(b -> !b.checkedAllUnhealthy()).toList(); // R-WRR-5
-    List<Bucket> weighted = eligible.stream().filter(b -> b.weight() > 0).toList();
-    if (!weighted.isEmpty()) {
-      return chosen(weightedDraw(weighted, random), DecisionReason.WEIGHT_DRAW, random); // R-WRR-2, R-WRR-4
+    List<Bucket> items = plan.items();
+    long weighted = 0;
+    int eligible = 0;
+    boolean allZero = true;
+    for (Bucket b : items) {
+      allZero &= b.weight() == 0;
+      if (!b.checkedAllUnhealthy()) { // R-WRR-5
+        eligible++;
+        weighted += b.weight();
+      }
     }
-    if (!eligible.isEmpty()) {
-      boolean allZero = plan.items().stream().allMatch(b -> b.weight() == 0);
-      Bucket b = eligible.get(random.nextInt(eligible.size()));
+    if (weighted > 0) { // R-WRR-2, R-WRR-4: zero-weight items get nothing
+      long draw = random.nextLong(weighted);
+      for (Bucket b : items) {
+        if (!b.checkedAllUnhealthy() && (draw -= b.weight()) < 0) {
+          return chosen(b, DecisionReason.WEIGHT_DRAW, random);
+        }
+      }
+    }
+    if (eligible > 0) {
       // R-WRR-3 (all zero: even split) or R-WRR-6 (zero-weight items stand in for failed ones).
-      return chosen(b, allZero ? DecisionReason.WEIGHT_DRAW : DecisionReason.FAILOVER, random);
+      int pick = random.nextInt(eligible);
+      for (Bucket b : items) {
+        if (!b.checkedAllUnhealthy() && pick-- == 0) {
+          return chosen(b, allZero ? DecisionReason.WEIGHT_DRAW : DecisionReason.FAILOVER, random);
+        }
+      }
     }
     // R-WRR-7, R-WRR-8: nothing is healthy; answer as if all were, zero-weight items never.
-    List<Bucket> nonZero = plan.items().stream().filter(b -> b.weight() > 0).toList();
-    Bucket b = nonZero.isEmpty() ? plan.items().get(random.nextInt(plan.items().size())) : weightedDraw(nonZero, random);
+    List<Bucket> nonZero = items.stream().filter(b -> b.weight() > 0).toList();
+    Bucket b = nonZero.isEmpty() ? items.get(random.nextInt(items.size())) : weightedDraw(nonZero, random);
     return failOpen(b, b.label(), random);
   }
 
@@ -109,8 +126,7 @@ public final class RoutingEngine {
   }
 
   private static Decision chosen(Bucket b, DecisionReason reason, RandomGenerator random) {
-    List<String> answer = b.healthyAddresses().stream().map(Address::rrdata).toList();
-    return new Decision(b.label(), reason, shuffled(answer, random), b.addresses());
+    return new Decision(b.label(), reason, shuffled(b.healthy(), random), b.addresses());
   }
 
   private static Decision failOpen(Bucket b, String label, RandomGenerator random) {
@@ -118,12 +134,14 @@ public final class RoutingEngine {
   }
 
   private static Decision failOpen(Bucket b, String label, RandomGenerator random, DecisionReason reason) {
-    List<String> all = b.addresses().stream().map(Address::rrdata).toList();
-    return new Decision(label, reason, shuffled(all, random), b.addresses());
+    return new Decision(label, reason, shuffled(b.all(), random), b.addresses());
   }
 
   /** R-DNS-4: several addresses in random order (Fisher-Yates with the given source). */
   private static List<String> shuffled(List<String> rrdatas, RandomGenerator random) {
+    if (rrdatas.size() < 2) {
+      return rrdatas;
+    }
     List<String> copy = new ArrayList<>(rrdatas);
     for (int i = copy.size() - 1; i > 0; i--) {
       int j = random.nextInt(i + 1);

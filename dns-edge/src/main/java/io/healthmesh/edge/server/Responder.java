@@ -172,10 +172,9 @@ public final class Responder {
         + "/" + ecs.getSourcePrefixLength(), entry, decision);
     List<Record> records = new ArrayList<>(decision.answer().size());
     for (String rrdata : decision.answer()) {
-      try {
-        records.add(Record.fromString(name, entry.type(), DClass.IN, entry.config().getTtl(), rrdata, name));
-      } catch (IOException e) {
-        // Validated when applied; a bad rrdata is left out rather than failing the answer.
+      Record record = entry.records().get(rrdata);
+      if (record != null) { // a record set with an unparseable rrdata never reaches a snapshot
+        records.add(record);
       }
     }
     return records;

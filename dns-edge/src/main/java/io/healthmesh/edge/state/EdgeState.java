@@ -3,9 +3,11 @@ package io.healthmesh.edge.state;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.edge.routing.Plan;
 import io.healthmesh.edge.routing.PlanBuilder;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthStatus;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -14,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Name;
+import org.xbill.DNS.Record;
 import org.xbill.DNS.SOARecord;
 import org.xbill.DNS.TextParseException;
 import org.xbill.DNS.Type;
@@ -79,7 +82,7 @@ public final class EdgeState {
           throw new TextParseException("unknown type " + rrs.getType());
         }
         byZone.computeIfAbsent(rrs.getZone(), z -> new HashMap<>()).computeIfAbsent(owner, n -> new HashMap<>())
-            .put(type, new RecordSetEntry(rrs, type, PlanBuilder.plan(rrs, targets), recordSetOffsets.get(key)));
+            .put(type, entry(rrs, owner, type, PlanBuilder.plan(rrs, targets), recordSetOffsets.get(key)));
       } catch (TextParseException | RuntimeException e) {
         LOG.warn("record set {} left out of the snapshot: {}", key, e.toString());
       }
@@ -102,6 +105,34 @@ public final class EdgeState {
       }
     });
     return new Snapshot(ready, version, built, offsets, System.currentTimeMillis());
+  }
+
+  private static RecordSetEntry entry(ResourceRecordSet rrs, Name owner, int type, Plan plan, long version)
+      throws TextParseException {
+    Map<String, Record> records = new HashMap<>();
+    for (String rrdata : rrdatas(plan)) {
+      try {
+        records.put(rrdata, Record.fromString(owner, type, DClass.IN, rrs.getTtl(), rrdata, owner));
+      } catch (IOException e) {
+        throw new TextParseException("rrdata '" + rrdata + "' is not valid " + rrs.getType() + ": " + e.getMessage());
+      }
+    }
+    return new RecordSetEntry(rrs, type, plan, version, Map.copyOf(records));
+  }
+
+  private static List<String> rrdatas(Plan plan) {
+    List<String> all = new ArrayList<>();
+    if (plan instanceof Plan.Static s) {
+      all.addAll(s.rrdatas());
+    } else if (plan instanceof Plan.Wrr w) {
+      w.items().forEach(b -> b.addresses().forEach(a -> all.add(a.rrdata())));
+    } else if (plan instanceof Plan.Geo g) {
+      g.items().forEach(b -> b.addresses().forEach(a -> all.add(a.rrdata())));
+    } else if (plan instanceof Plan.Failover f) {
+      f.primary().addresses().forEach(a -> all.add(a.rrdata()));
+      all.addAll(rrdatas(f.backup()));
+    }
+    return all;
   }
 
   private static <V> void put(Map<String, V> map, String key, V value) {

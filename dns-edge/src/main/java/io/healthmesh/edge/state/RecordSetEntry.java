@@ -2,6 +2,11 @@ package io.healthmesh.edge.state;
 
 import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.edge.routing.Plan;
+import java.util.Map;
+import org.xbill.DNS.Record;
 
-/** A record set with its plan under the snapshot's health, and the config offset it came from. */
-public record RecordSetEntry(ResourceRecordSet config, int type, Plan plan, long version) {}
+/**
+ * A record set with its plan under the snapshot's health, the config offset it came from, and
+ * each of its rrdatas already parsed into a record, so that answering parses nothing.
+ */
+public record RecordSetEntry(ResourceRecordSet config, int type, Plan plan, long version, Map<String, Record> records) {}

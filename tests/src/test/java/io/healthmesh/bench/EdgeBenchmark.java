@@ -1,0 +1,208 @@
+package io.healthmesh.bench;
+
+import io.healthmesh.config.HealthCheckedTargets;
+import io.healthmesh.config.ManagedZone;
+import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.config.RoutingPolicy;
+import io.healthmesh.config.WrrItem;
+import io.healthmesh.config.WrrPolicy;
+import io.healthmesh.config.ZoneVisibility;
+import io.healthmesh.edge.routing.Regions;
+import io.healthmesh.edge.routing.RoutingEngine;
+import io.healthmesh.edge.server.EdgeServer;
+import io.healthmesh.edge.server.Responder;
+import io.healthmesh.edge.state.EdgeState;
+import io.healthmesh.events.EntityKind;
+import io.healthmesh.events.HealthStatus;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.xbill.DNS.Rcode;
+
+/**
+ * Queries per second and server CPU per query, by dnsperf on loopback, for the edge against NSD
+ * (static record) and gdnsd's weighted plugin (weighted record), in one run. Needs the Debian
+ * packages dnsperf, nsd and gdnsd.
+ */
+public final class EdgeBenchmark {
+  private static final int SECONDS = Integer.getInteger("bench.dns.seconds", 10);
+  private static final String ZONE = """
+      $TTL 300
+      @ SOA ns1 hostmaster 1 3600 600 86400 300
+      @ NS ns1
+      ns1 A 127.0.0.1
+      static A 10.0.0.5
+      """;
+
+  private EdgeBenchmark() {}
+
+  record Run(double qps, long completed, double cpuMicrosPerQuery) {}
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Files.createTempDirectory("healthmesh-dns-bench");
+    Path staticQueries = Files.writeString(dir.resolve("static.txt"), "static.bench.example A\n");
+    Path wrrQueries = Files.writeString(dir.resolve("wrr.txt"), "wrr.bench.example A\n");
+    System.out.printf("%nDNS benchmark: dnsperf -l %d -c 4 on loopback; CPU is the server process's utime+stime%n", SECONDS);
+    Process nsd = startNsd(dir);
+    Process gdnsd = startGdnsd(dir);
+    try (EdgeServer edge = startEdge()) {
+      // The JIT compiles the edge's path during a first, unmeasured run of each query.
+      for (Path queries : List.of(staticQueries, wrrQueries)) {
+        new ProcessBuilder("dnsperf", "-s", "127.0.0.1", "-p", String.valueOf(edge.port()), "-d", queries.toString(),
+            "-l", "3", "-c", "4").redirectErrorStream(true).redirectOutput(dir.resolve("warmup.log").toFile()).start().waitFor();
+      }
+      Run nsdStatic = perf("NSD static A", freePortOf(dir, "nsd"), staticQueries, nsd.pid());
+      Run edgeStatic = perf("healthmesh edge static A", edge.port(), staticQueries, ProcessHandle.current().pid());
+      Run gdnsdWrr = perf("gdnsd weighted A", freePortOf(dir, "gdnsd"), wrrQueries, gdnsd.pid());
+      Run edgeWrr = perf("healthmesh edge WRR A (health-checked)", edge.port(), wrrQueries, ProcessHandle.current().pid());
+      System.out.printf("ratio edge/NSD static: %.2f (target >= 0.9); ratio edge/gdnsd weighted: %.2f (target >= 1.0)%n",
+          edgeStatic.qps() / nsdStatic.qps(), edgeWrr.qps() / gdnsdWrr.qps());
+    } finally {
+      nsd.destroy();
+      gdnsd.destroy();
+      nsd.waitFor(10, TimeUnit.SECONDS);
+      gdnsd.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static EdgeServer startEdge() throws IOException {
+    EdgeState state = new EdgeState();
+    state.zone("bench", ManagedZone.newBuilder().setName("bench").setDnsName("bench.example.")
+        .setVisibility(ZoneVisibility.PUBLIC).build());
+    state.recordSet("bench/static", ResourceRecordSet.newBuilder().setZone("bench").setName("static.bench.example.")
+        .setType("A").setTtl(300).setRrdatas(List.of("10.0.0.5")).build(), 1);
+    List<WrrItem> items = new ArrayList<>();
+    for (String[] item : new String[][] {{"10.1.0.100", "25"}, {"10.2.0.100", "75"}}) {
+      items.add(WrrItem.newBuilder().setWeight(Integer.parseInt(item[1])).setRrdatas(List.of(item[0]))
+          .setHealthCheckedTargets(HealthCheckedTargets.newBuilder().setExternalEndpoints(List.of(item[0])).build()).build());
+      state.health(EntityKind.EXTERNAL_ENDPOINT, item[0], HealthStatus.HEALTHY);
+    }
+    state.recordSet("bench/wrr", ResourceRecordSet.newBuilder().setZone("bench").setName("wrr.bench.example.")
+        .setType("A").setTtl(300).setRoutingPolicy(RoutingPolicy.newBuilder()
+            .setWrr(WrrPolicy.newBuilder().setItems(items).build()).build()).build(), 2);
+    var snapshot = state.snapshot(true);
+    Responder responder = new Responder(() -> snapshot, new RoutingEngine(Regions.builtIn()), "us-east1", List.of(),
+        Rcode.SERVFAIL, ThreadLocalRandom::current, Responder.DecisionListener.NONE);
+    return EdgeServer.start("127.0.0.1", 0, 2, 64, Duration.ofSeconds(10), responder, new SimpleMeterRegistry());
+  }
+
+  private static Process startNsd(Path dir) throws Exception {
+    Path nsd = Files.createDirectories(dir.resolve("nsd"));
+    int port = freePort();
+    Files.writeString(nsd.resolve("port"), String.valueOf(port));
+    Files.writeString(nsd.resolve("bench.example.zone"), ZONE);
+    Files.writeString(nsd.resolve("nsd.conf"), """
+        server:
+          ip-address: 127.0.0.1
+          port: %d
+          server-count: 1
+          username: ""
+          zonesdir: "%s"
+          database: ""
+          pidfile: "%s/nsd.pid"
+          xfrdfile: "%s/xfrd.state"
+          zonelistfile: "%s/zone.list"
+          logfile: "%s/nsd.log"
+          rrl-ratelimit: 0
+          verbosity: 0
+        remote-control:
+          control-enable: no
+        zone:
+          name: bench.example
+          zonefile: bench.example.zone
+        """.formatted(port, nsd, nsd, nsd, nsd, nsd));
+    return started(new ProcessBuilder("nsd", "-c", nsd.resolve("nsd.conf").toString(), "-d"), nsd, port);
+  }
+
+  private static Process startGdnsd(Path dir) throws Exception {
+    Path gd = Files.createDirectories(dir.resolve("gdnsd"));
+    Files.createDirectories(gd.resolve("zones"));
+    int port = freePort();
+    Files.writeString(gd.resolve("port"), String.valueOf(port));
+    Files.writeString(gd.resolve("zones/bench.example"), ZONE + "wrr DYNA weighted!wrr\n");
+    // No monitoring: health checks would send traffic to the 10.x addresses, off this machine.
+    Files.writeString(gd.resolve("config"), """
+        options => { listen => [ 127.0.0.1 ], dns_port => %d }
+        plugins => { weighted => { service_types => up, wrr => { addrs_v4 => {
+          a => [ 10.1.0.100, 25 ], b => [ 10.2.0.100, 75 ] } } } }
+        """.formatted(port));
+    return started(new ProcessBuilder("gdnsd", "-c", gd.toString(), "-f", "start"), gd, port);
+  }
+
+  private static Process started(ProcessBuilder builder, Path dir, int port) throws Exception {
+    Process p = builder.redirectErrorStream(true).redirectOutput(dir.resolve("out.log").toFile()).start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    while (System.nanoTime() < deadline) {
+      Process dig = new ProcessBuilder("dig", "@127.0.0.1", "-p", String.valueOf(port), "static.bench.example", "A",
+          "+short", "+time=1", "+tries=1").redirectErrorStream(true).start();
+      dig.waitFor(5, TimeUnit.SECONDS);
+      if (new String(dig.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip().equals("10.0.0.5")) {
+        return p;
+      }
+      Thread.sleep(200);
+    }
+    throw new IllegalStateException(builder.command() + " did not answer; see " + dir.resolve("out.log"));
+  }
+
+  private static int freePortOf(Path dir, String server) throws IOException {
+    return Integer.parseInt(Files.readString(dir.resolve(server).resolve("port")).strip());
+  }
+
+  private static Run perf(String name, int port, Path queries, long serverPid) throws Exception {
+    long cpu0 = cpuTicks(serverPid);
+    Process p = new ProcessBuilder("dnsperf", "-s", "127.0.0.1", "-p", String.valueOf(port), "-d", queries.toString(),
+        "-l", String.valueOf(SECONDS), "-c", "4").redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    p.waitFor();
+    long cpu1 = cpuTicks(serverPid);
+    double qps = number(out, "Queries per second:\\s+([0-9.]+)");
+    long completed = (long) number(out, "Queries completed:\\s+([0-9]+)");
+    double cpuMicros = completed == 0 ? 0 : (cpu1 - cpu0) * 10_000.0 / completed; // 100 ticks per second
+    System.out.printf("%-42s %,10.0f queries/s  %5.1f µs server CPU per query  (%,d completed)%n", name, qps, cpuMicros,
+        completed);
+    return new Run(qps, completed, cpuMicros);
+  }
+
+  private static double number(String text, String regex) {
+    Matcher m = Pattern.compile(regex).matcher(text);
+    if (!m.find()) {
+      throw new IllegalStateException("dnsperf said:\n" + text);
+    }
+    return Double.parseDouble(m.group(1));
+  }
+
+  /** utime+stime of a process and all its descendants (NSD serves from a child). */
+  private static long cpuTicks(long pid) {
+    long ticks = ticksOf(pid);
+    for (ProcessHandle child : ProcessHandle.of(pid).map(h -> h.descendants().toList()).orElse(List.of())) {
+      ticks += ticksOf(child.pid());
+    }
+    return ticks;
+  }
+
+  private static long ticksOf(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // comm may contain spaces
+      return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}
