@@ -160,7 +160,7 @@ class ServiceAndCompositeHealthTest {
   }
 
   @Test
-  void logsEveryTransitionOfSourcesCompositesAndNegsWithCause_R_CH_9() {
+  void logsEveryTransitionOfSourcesCompositesAndNegsWithCause_R_CH_9_R_AUD_1() {
     strictSource();
     h.forwardingRule("fr-orders", "orders", LoadBalancerType.regionalL7ilb);
     h.composite("orders-chc", List.of("orders-src"), "fr-orders");
