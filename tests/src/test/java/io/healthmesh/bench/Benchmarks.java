@@ -11,6 +11,7 @@ public final class Benchmarks {
     }
     if (which.equals("all") || which.equals("edge")) {
       EdgeBenchmark.main(new String[0]);
+      EdgeCatchUpBenchmark.main(new String[0]);
     }
     System.exit(0); // Kafka and Streams leave non-daemon threads behind in a benchmark JVM
   }

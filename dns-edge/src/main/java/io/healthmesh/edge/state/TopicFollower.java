@@ -98,8 +98,6 @@ public final class TopicFollower implements AutoCloseable {
         c.assign(partitions);
         c.seekToBeginning(partitions);
         Map<TopicPartition, Long> end = c.endOffsets(partitions);
-        // A re-read after a lost connection starts over: the maps are rebuilt from the beginning.
-        publish.accept(state.snapshot(ready));
         while (running) {
           boolean changed = false;
           for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
@@ -112,8 +110,10 @@ public final class TopicFollower implements AutoCloseable {
             changed = true;
             LOG.info("edge snapshot ready after reading {} partitions", partitions.size());
           }
-          if (changed) {
-            publish.accept(state.snapshot(ready));
+          // Before the first full read nothing is answered anyway: planning every record set
+          // after each batch of a long catch-up would only slow it down.
+          if (changed && ready) {
+            publish.accept(state.snapshot(true));
           }
         }
       } catch (WakeupException e) {
