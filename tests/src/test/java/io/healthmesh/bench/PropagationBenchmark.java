@@ -1,0 +1,149 @@
+package io.healthmesh.bench;
+
+import io.healthmesh.config.BackendService;
+import io.healthmesh.config.BackendType;
+import io.healthmesh.config.Endpoint;
+import io.healthmesh.config.ForwardingRule;
+import io.healthmesh.config.HealthCheckSpec;
+import io.healthmesh.config.HealthCheckedTargets;
+import io.healthmesh.config.LoadBalancerTarget;
+import io.healthmesh.config.LoadBalancerType;
+import io.healthmesh.config.LoadBalancingScheme;
+import io.healthmesh.config.ManagedZone;
+import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.config.RoutingPolicy;
+import io.healthmesh.config.WrrItem;
+import io.healthmesh.config.WrrPolicy;
+import io.healthmesh.edge.EdgeApp;
+import io.healthmesh.edge.EdgeSettings;
+import io.healthmesh.events.ProbeResult;
+import io.healthmesh.kafka.embedded.EmbeddedKafka;
+import io.healthmesh.registry.RegistrySettings;
+import io.healthmesh.registry.SchemaRegistry;
+import io.healthmesh.schemas.RestSchemaRegistryClient;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topic;
+import io.healthmesh.schemas.Topics;
+import io.healthmesh.streams.HealthStreamsApp;
+import io.healthmesh.streams.StreamsSettings;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Section;
+import org.xbill.DNS.SimpleResolver;
+import org.xbill.DNS.Type;
+
+/**
+ * From producing the probe result that flips a backend to the first DNS answer that reflects it,
+ * through the real broker, topology (exactly_once_v2) and edge; p50 and p99 over many flips.
+ */
+public final class PropagationBenchmark {
+  private static final int FLIPS = Integer.getInteger("bench.flips", 100);
+  private static final String LB_ADDRESS = "10.1.0.100";
+  private static final String STANDBY = "10.9.0.1";
+
+  private PropagationBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(2).start();
+        SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()))) {
+      SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
+      configure(kafka, client);
+      Properties sp = new Properties();
+      sp.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+      sp.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registry.url());
+      sp.setProperty(StreamsSettings.APPLICATION_ID, "bench-propagation");
+      sp.setProperty(StreamsSettings.STATE_DIR, Files.createTempDirectory("bench-propagation").toString());
+      sp.setProperty(StreamsSettings.COMMIT_INTERVAL_MS, System.getProperty("bench.commit.ms", "100"));
+      sp.setProperty("streams.poll.ms", System.getProperty("bench.poll.ms", "100"));
+      Properties ep = new Properties();
+      ep.setProperty(EdgeSettings.REGION, "us-east1");
+      ep.setProperty(EdgeSettings.PORT, "0");
+      ep.setProperty(EdgeSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+      ep.setProperty(EdgeSettings.SCHEMA_REGISTRY_URL, registry.url());
+      try (HealthStreamsApp topology = HealthStreamsApp.start(StreamsSettings.from(sp), client, new SimpleMeterRegistry(),
+              Duration.ofMinutes(2));
+          EdgeApp edge = EdgeApp.start(EdgeSettings.from(ep), client, new SimpleMeterRegistry());
+          KafkaProducer<String, ProbeResult> probes = new KafkaProducer<>(Map.of(
+              ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.LINGER_MS_CONFIG, 0),
+              Topics.PROBE_RESULTS.keySerde(client).serializer(), Topics.PROBE_RESULTS.valueSerde(client).serializer())) {
+        edge.awaitReady(Duration.ofSeconds(30));
+        SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", edge.port()));
+        resolver.setTimeout(Duration.ofSeconds(1));
+        // Warm up: bring the backend up and wait for DNS to say so.
+        flip(probes, true, resolver, Duration.ofSeconds(60));
+        List<Long> millis = new ArrayList<>();
+        boolean healthy = true;
+        for (int i = 0; i < FLIPS; i++) {
+          healthy = !healthy;
+          millis.add(flip(probes, healthy, resolver, Duration.ofSeconds(10)));
+        }
+        Collections.sort(millis);
+        System.out.printf("%npropagation over %d flips (probe produced -> DNS answer changed, exactly_once_v2, commit " + System.getProperty("bench.commit.ms", "100") + " ms):"
+            + " p50 %d ms, p99 %d ms, max %d ms (target p99 <= 250 ms)%n", FLIPS, millis.get(FLIPS / 2),
+            millis.get((int) Math.ceil(FLIPS * 0.99) - 1), millis.get(FLIPS - 1));
+      }
+    }
+  }
+
+  private static long flip(KafkaProducer<String, ProbeResult> probes, boolean up, SimpleResolver resolver, Duration timeout)
+      throws Exception {
+    String wanted = up ? LB_ADDRESS : STANDBY;
+    Instant now = Instant.now();
+    long t0 = System.nanoTime();
+    probes.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, now.toEpochMilli(), "svc",
+        ProbeResult.newBuilder().setBackendService("svc").setEndpointId("vm-1").setSuccess(up).setEventTime(now).build()));
+    long deadline = t0 + timeout.toNanos();
+    Message query = Message.newQuery(Record.newRecord(Name.fromConstantString("api.bench.example."), Type.A, DClass.IN));
+    while (System.nanoTime() < deadline) {
+      List<Record> answer = resolver.send(query).getSection(Section.ANSWER);
+      if (!answer.isEmpty() && answer.get(0).rdataToString().equals(wanted)) {
+        return (System.nanoTime() - t0) / 1_000_000;
+      }
+      Thread.sleep(1);
+    }
+    throw new IllegalStateException("DNS did not show " + wanted + " within " + timeout);
+  }
+
+  private static void configure(EmbeddedKafka kafka, SchemaRegistryClient client) throws Exception {
+    send(kafka, client, Topics.BACKEND_SERVICES, "svc", BackendService.newBuilder().setName("svc").setRegion("us-east1")
+        .setLoadBalancingScheme(LoadBalancingScheme.INTERNAL_MANAGED).setBackendType(BackendType.GCE_VM_IP_PORT)
+        .setHealthCheck(HealthCheckSpec.newBuilder().setCheckIntervalSec(1).setHealthyThreshold(1).setUnhealthyThreshold(1)
+            .setStaleAfterIntervals(3600).build())
+        .setEndpoints(List.of(Endpoint.newBuilder().setId("vm-1").setIpAddress("10.1.0.11").build())).build());
+    send(kafka, client, Topics.FORWARDING_RULES, "fr", ForwardingRule.newBuilder().setName("fr").setRegion("us-east1")
+        .setIpAddress(LB_ADDRESS).setBackendService("svc").setLoadBalancerType(LoadBalancerType.regionalL7ilb).build());
+    send(kafka, client, Topics.MANAGED_ZONES, "bench", ManagedZone.newBuilder().setName("bench")
+        .setDnsName("bench.example.").setNetworks(List.of("127.0.0.0/8")).build());
+    send(kafka, client, Topics.RESOURCE_RECORD_SETS, "bench/api/A", ResourceRecordSet.newBuilder().setZone("bench")
+        .setName("api.bench.example.").setType("A").setTtl(1).setRoutingPolicy(RoutingPolicy.newBuilder()
+            .setWrr(WrrPolicy.newBuilder().setItems(List.of(
+                WrrItem.newBuilder().setWeight(100).setRrdatas(List.of(LB_ADDRESS)).setHealthCheckedTargets(
+                    HealthCheckedTargets.newBuilder().setInternalLoadBalancers(List.of(
+                        LoadBalancerTarget.newBuilder().setForwardingRule("fr").build())).build()).build(),
+                WrrItem.newBuilder().setWeight(0).setRrdatas(List.of(STANDBY)).build())).build()).build()).build());
+  }
+
+  private static <V extends SpecificRecord> void send(EmbeddedKafka kafka, SchemaRegistryClient client,
+      Topic<String, V> topic, String key, V value) throws Exception {
+    try (KafkaProducer<String, V> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+        kafka.bootstrapServers()), topic.keySerde(client).serializer(), topic.valueSerde(client).serializer())) {
+      producer.send(new ProducerRecord<>(topic.name(), key, value)).get();
+    }
+  }
+}
