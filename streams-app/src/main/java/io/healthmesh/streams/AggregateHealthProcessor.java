@@ -5,7 +5,6 @@ import io.healthmesh.config.CompositeHealthCheck;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.HealthAggregationPolicy;
 import io.healthmesh.config.HealthSource;
-import io.healthmesh.config.LoadBalancerType;
 import io.healthmesh.config.PscBackend;
 import io.healthmesh.events.ConsumerFailover;
 import io.healthmesh.events.DeadLetterReason;
@@ -71,7 +70,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
   @Override
   public void init(ProcessorContext<String, Out> context) {
     this.context = context;
-    this.publisher = new Publisher(context, metrics);
+    this.publisher = new Publisher(context, metrics, Publisher.PUBLISHED);
     this.services = new MirroredStore<>(context, SERVICES);
     this.serviceCounts = new MirroredStore<>(context, SERVICE_COUNTS);
     this.policies = new MirroredStore<>(context, POLICIES);
@@ -181,7 +180,6 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
     for (String service : a.services) {
       publishService(service, cause, time);
       a.sources.addAll(names(sources, s -> s.getBackendService().equals(service)));
-      a.forwardingRules.addAll(names(forwardingRules, r -> r.getBackendService().equals(service)));
       a.consumers.add(service);
     }
     for (String policy : a.policies) {
@@ -198,10 +196,9 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
         a.destinations.add(c.getHealthDestination());
       }
     }
-    for (String rule : a.forwardingRules) {
-      publishForwardingRule(rule, cause, time);
-      a.destinations.add(rule);
-    }
+    // A load balancer's own health (R-DNSHC-2/3) is judged in the per-service stage; here a
+    // rule only matters as a composite's destination.
+    a.destinations.addAll(a.forwardingRules);
     for (String destination : a.destinations) {
       a.consumers.addAll(names(services, s -> s.getConfig() != null && s.getConfig().getPscBackends().stream()
           .anyMatch(p -> p.getForwardingRule().equals(destination))));
@@ -270,27 +267,6 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
             .setPolicyVersion(configOffsets.get(AggregateInput.key(Kind.COMPOSITE, name)))
             .setDetail(counts.healthy() + " of " + statuses.size() + " sources HEALTHY, " + counts.unhealthy()
                 + " UNHEALTHY, " + counts.unknown() + " UNKNOWN (R-CH-4)"), time);
-  }
-
-  /** R-DNSHC-2 and R-DNSHC-3: a load balancer's own health, as DNS routing sees it. */
-  private void publishForwardingRule(String name, TransitionCause.Builder cause, Instant time) {
-    EntityKey key = new EntityKey(EntityKind.FORWARDING_RULE, name);
-    ForwardingRule rule = forwardingRules.get(name);
-    if (rule == null) {
-      publisher.delete(key, time);
-      return;
-    }
-    ServiceSnapshot service = services.get(rule.getBackendService());
-    Aggregation.Thresholds t = rule.getLoadBalancerType() == LoadBalancerType.regionalL4ilb
-        ? Aggregation.PASSTHROUGH_LB : Aggregation.ANY_HEALTHY;
-    String ruleId = t == Aggregation.PASSTHROUGH_LB ? "passthrough NLB (R-AGG-5, R-DNSHC-2)" : "application or proxy LB (R-DNSHC-3)";
-    Aggregation.Counts counts = service == null ? new Aggregation.Counts(0, 0, 0) : counts(rule.getBackendService());
-    HealthStatus status = service == null ? HealthStatus.UNKNOWN : Aggregation.status(counts, t);
-    publisher.publish(key, status, counts, rule.getRegion(),
-        copy(cause).setHealthyPercentThreshold(t.healthyPercent()).setMinHealthyThreshold(t.minHealthy())
-            .setPolicyName(rule.getLoadBalancerType().name())
-            .setDetail(service == null ? "backend service " + rule.getBackendService() + " not known yet"
-                : detail(counts, t, ruleId)), time);
   }
 
   /** R-CH-8: each PSC NEG takes its published service's composite state; the consumer fails over. */

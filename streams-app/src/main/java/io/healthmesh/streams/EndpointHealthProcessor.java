@@ -12,9 +12,12 @@ import io.healthmesh.events.ProbeRecordType;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.events.TransitionCause;
 import io.healthmesh.events.TransitionReason;
+import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.HealthCheckSpec;
+import io.healthmesh.config.LoadBalancerType;
 import io.healthmesh.internal.EndpointRecord;
 import io.healthmesh.internal.ExternalEndpointRef;
+import io.healthmesh.internal.ForwardingRuleRef;
 import io.healthmesh.internal.ServiceSnapshot;
 import io.healthmesh.schemas.AvroDeserializationException;
 import io.healthmesh.schemas.Topics;
@@ -44,6 +47,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   static final String SERVICES = "services";
   static final String PROBE_CLOCK = "probe-clock";
   static final String EXTERNAL_REFS = "external-endpoint-refs";
+  static final String RULES = "service-forwarding-rules";
   private static final String WATERMARK = "watermark";
 
   private final TopologySerdes serdes;
@@ -55,6 +59,9 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   private MirroredStore<ServiceSnapshot> services;
   /** {@code address|recordSet}: which record sets health check an external endpoint, and how. */
   private MirroredStore<ExternalEndpointRef> externalRefs;
+  /** {@code service|rule}: the load balancers in front of each service of this task. */
+  private MirroredStore<ForwardingRule> rules;
+  private Publisher targets;
   private KeyValueStore<String, Long> probeClock;
   private long watermark;
   private long lastExpiryCheck;
@@ -72,6 +79,8 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     this.expiryIndex = context.getStateStore(EXPIRY_INDEX);
     this.services = new MirroredStore<>(context, SERVICES);
     this.externalRefs = new MirroredStore<>(context, EXTERNAL_REFS);
+    this.rules = new MirroredStore<>(context, RULES);
+    this.targets = new Publisher(context, metrics, Publisher.PUBLISHED_TARGETS);
     this.probeClock = context.getStateStore(PROBE_CLOCK);
     Long stored = probeClock.get(WATERMARK);
     this.watermark = stored == null ? Long.MIN_VALUE : stored;
@@ -85,6 +94,8 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       applyConfig(record, origin);
     } else if (origin.topic().endsWith(HealthTopology.EXTERNAL_REFS_REPARTITION)) {
       applyExternalRef(record, origin);
+    } else if (origin.topic().endsWith(HealthTopology.RULE_REFS_REPARTITION)) {
+      applyRuleRef(record, origin);
     } else {
       applyProbe(record, origin);
     }
@@ -230,6 +241,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
         services.delete(name);
         forwardSnapshot(new ServiceSnapshot(name, null, false, 0, 0, 0, Instant.ofEpochMilli(origin.timestamp()),
             origin.topic(), origin.partition(), origin.offset()), origin.timestamp());
+        judgeRules(name, null, TransitionReason.CONFIG_DELETED, origin, Instant.ofEpochMilli(origin.timestamp()));
       }
       return;
     }
@@ -257,6 +269,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     ServiceSnapshot next = snapshot(config, false, Instant.ofEpochMilli(origin.timestamp()), origin);
     services.put(name, next);
     forwardSnapshot(next, origin.timestamp());
+    judgeRules(name, next, TransitionReason.MEMBERSHIP_CHANGE, origin, Instant.ofEpochMilli(origin.timestamp()));
   }
 
   private void removeEndpoints(BackendService old, Set<String> kept, Origin origin) {
@@ -278,7 +291,57 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
 
   /** An endpoint changed state: the aggregate stage gets the service's new counts. */
   private void forwardCounts(BackendService config, Instant eventTime, Origin origin) {
-    forwardSnapshot(snapshot(config, true, eventTime, origin), eventTime.toEpochMilli());
+    ServiceSnapshot counts = snapshot(config, true, eventTime, origin);
+    forwardSnapshot(counts, eventTime.toEpochMilli());
+    TransitionReason reason = origin.offset() < 0 ? TransitionReason.STALE : TransitionReason.MEMBER_STATE;
+    judgeRules(config.getName(), counts, reason, origin, eventTime);
+  }
+
+  /** A forwarding rule now fronts, or no longer fronts, one of this task's services. */
+  private void applyRuleRef(Record<String, byte[]> record, Origin origin) {
+    ForwardingRuleRef ref = serdes.ruleRefReader.deserialize(TopologySerdes.RULE_REFS_SUBJECT_TOPIC, record.value());
+    String service = record.key();
+    Instant time = Instant.ofEpochMilli(origin.timestamp());
+    if (ref.getRule() == null) {
+      rules.delete(service + "|" + ref.getName());
+      targets.delete(new EntityKey(EntityKind.FORWARDING_RULE, ref.getName()), time);
+      return;
+    }
+    rules.put(service + "|" + ref.getName(), ref.getRule());
+    ServiceSnapshot snapshot = services.get(service);
+    ServiceSnapshot counts = snapshot == null || snapshot.getConfig() == null ? null
+        : snapshot(snapshot.getConfig(), true, time, origin);
+    judge(ref.getRule(), counts, TransitionReason.MEMBERSHIP_CHANGE, origin, time);
+  }
+
+  private void judgeRules(String service, ServiceSnapshot counts, TransitionReason reason, Origin origin, Instant time) {
+    for (ForwardingRule rule : rules.prefix(service + "|").values()) {
+      judge(rule, counts, reason, origin, time);
+    }
+  }
+
+  /** R-DNSHC-2, R-AGG-5 for passthrough NLBs, R-DNSHC-3 for application and proxy LBs; {@code counts} null: unknown service. */
+  private void judge(ForwardingRule rule, ServiceSnapshot counts, TransitionReason reason, Origin origin, Instant time) {
+    Aggregation.Thresholds t = rule.getLoadBalancerType() == LoadBalancerType.regionalL4ilb
+        ? Aggregation.PASSTHROUGH_LB : Aggregation.ANY_HEALTHY;
+    String ruleId = t == Aggregation.PASSTHROUGH_LB ? "passthrough NLB (R-AGG-5, R-DNSHC-2)"
+        : "application or proxy LB (R-DNSHC-3)";
+    Aggregation.Counts c = counts == null ? new Aggregation.Counts(0, 0, 0)
+        : new Aggregation.Counts(counts.getHealthy(), counts.getUnhealthy(), counts.getUnknown());
+    HealthStatus status = counts == null ? HealthStatus.UNKNOWN : Aggregation.status(c, t);
+    TransitionCause.Builder cause = TransitionCause.newBuilder().setReason(reason)
+        .setHealthyPercentThreshold(t.healthyPercent()).setMinHealthyThreshold(t.minHealthy())
+        .setPolicyName(rule.getLoadBalancerType().name())
+        .setDetail(counts == null ? "backend service " + rule.getBackendService() + " not known yet"
+            : c.healthy() + " of " + c.total() + " endpoints HEALTHY (" + c.unknown() + " UNKNOWN); needs "
+                + t.healthyPercent() + "% and " + t.minHealthy() + " under " + ruleId);
+    if (!origin.topic().isEmpty()) {
+      cause.setTriggerTopic(origin.topic());
+    }
+    if (origin.offset() >= 0) {
+      cause.setTriggerPartition(origin.partition()).setTriggerOffset(origin.offset());
+    }
+    targets.publish(new EntityKey(EntityKind.FORWARDING_RULE, rule.getName()), status, c, rule.getRegion(), cause, time);
   }
 
   /** The service's endpoints counted by state; an endpoint without results is UNKNOWN (R-AGG-3). */

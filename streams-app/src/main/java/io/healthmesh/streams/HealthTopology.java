@@ -37,6 +37,8 @@ import org.apache.kafka.streams.state.Stores;
 public final class HealthTopology {
   /** Name (suffix) of the internal topic that carries external-endpoint references to probe partitions. */
   static final String EXTERNAL_REFS_REPARTITION = "external-endpoints-repartition";
+  /** Name (suffix) of the internal topic that carries forwarding rules to their service's partition. */
+  static final String RULE_REFS_REPARTITION = "service-forwarding-rules-repartition";
   private static final Consumed<String, byte[]> RAW = Consumed.with(Serdes.String(), Serdes.ByteArray());
 
   private HealthTopology() {}
@@ -67,11 +69,17 @@ public final class HealthTopology {
 
     // 2. Endpoint state machines and service counts: bad records to the dead-letter topics,
     //    state changes onwards (R-EP-*, R-AGG-6).
+    KStream<String, byte[]> forwardingRules = builder.stream(Topics.FORWARDING_RULES.name(), RAW.withName("forwarding-rules"));
+    KStream<String, byte[]> serviceRules = forwardingRules
+        .process(() -> new ForwardingRuleRouter(serdes), Named.as("rules-by-service"), ForwardingRuleRouter.RULE_SERVICES)
+        .repartition(Repartitioned.<String, byte[]>as(RULE_REFS_REPARTITION.replace("-repartition", ""))
+            .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray()).withNumberOfPartitions(probePartitions));
     KStream<String, Out> perService = probes.merge(backendServices, Named.as("probes-and-services"))
         .merge(externalEndpoints, Named.as("and-external-endpoints"))
+        .merge(serviceRules, Named.as("and-load-balancers"))
         .process(() -> new EndpointHealthProcessor(serdes, settings, metrics), Named.as("endpoint-health"),
             ENDPOINTS, EXPIRY_INDEX, EndpointHealthProcessor.SERVICES, EndpointHealthProcessor.PROBE_CLOCK,
-            EndpointHealthProcessor.EXTERNAL_REFS);
+            EndpointHealthProcessor.EXTERNAL_REFS, EndpointHealthProcessor.RULES, Publisher.PUBLISHED_TARGETS);
 
     // 3. Service snapshots and the small configuration tables meet in one partition.
     KStream<String, byte[]> aggregateInput = perService
@@ -80,7 +88,7 @@ public final class HealthTopology {
         .merge(tagged(builder, Topics.HEALTH_AGGREGATION_POLICIES, Kind.POLICY))
         .merge(tagged(builder, Topics.HEALTH_SOURCES, Kind.SOURCE))
         .merge(tagged(builder, Topics.COMPOSITE_HEALTH_CHECKS, Kind.COMPOSITE))
-        .merge(tagged(builder, Topics.FORWARDING_RULES, Kind.FORWARDING_RULE))
+        .merge(tagged(forwardingRules, Topics.FORWARDING_RULES, Kind.FORWARDING_RULE))
         .repartition(Repartitioned.<String, byte[]>as("aggregate-input")
             .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray()).withNumberOfPartitions(1));
 
@@ -98,8 +106,11 @@ public final class HealthTopology {
   }
 
   private static KStream<String, byte[]> tagged(StreamsBuilder builder, Topic<String, ?> topic, Kind kind) {
-    return builder.stream(topic.name(), RAW.withName(topic.name()))
-        .process(() -> new OriginTagger(kind), Named.as("tag-" + topic.name()));
+    return tagged(builder.stream(topic.name(), RAW.withName(topic.name())), topic, kind);
+  }
+
+  private static KStream<String, byte[]> tagged(KStream<String, byte[]> stream, Topic<String, ?> topic, Kind kind) {
+    return stream.process(() -> new OriginTagger(kind), Named.as("tag-" + topic.name()));
   }
 
   private static void publish(KStream<String, Out> outputs, SchemaRegistryClient registry) {
@@ -134,6 +145,9 @@ public final class HealthTopology {
     builder.addStateStore(store(EndpointHealthProcessor.PROBE_CLOCK, Serdes.Long()));
     builder.addStateStore(store(EndpointHealthProcessor.EXTERNAL_REFS, serdes.store(ExternalEndpointRef.class)));
     builder.addStateStore(store(ExternalTargetsProcessor.RECORD_SET_ADDRESSES, Serdes.String()));
+    builder.addStateStore(store(ForwardingRuleRouter.RULE_SERVICES, Serdes.String()));
+    builder.addStateStore(store(EndpointHealthProcessor.RULES, serdes.store(ForwardingRule.class)));
+    builder.addStateStore(store(Publisher.PUBLISHED_TARGETS, serdes.healthStates()));
     builder.addStateStore(store(AggregateHealthProcessor.SERVICES, serdes.serviceSnapshots()));
     builder.addStateStore(store(AggregateHealthProcessor.SERVICE_COUNTS, serdes.serviceSnapshots()));
     builder.addStateStore(store(POLICIES, serdes.store(HealthAggregationPolicy.class)));

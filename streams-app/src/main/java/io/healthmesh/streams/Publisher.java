@@ -17,14 +17,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class Publisher {
   static final String PUBLISHED = "published-states";
+  /** The per-service stage publishes the DNS-target health of load balancers (R-DNSHC-2/3). */
+  static final String PUBLISHED_TARGETS = "published-dns-targets";
 
   private final ProcessorContext<String, Out> context;
   private final KeyValueStore<String, HealthState> published;
   private final Metrics metrics;
 
-  Publisher(ProcessorContext<String, Out> context, Metrics metrics) {
+  Publisher(ProcessorContext<String, Out> context, Metrics metrics, String store) {
     this.context = context;
-    this.published = context.getStateStore(PUBLISHED);
+    this.published = context.getStateStore(store);
     this.metrics = metrics;
   }
 

@@ -11,6 +11,7 @@ import io.healthmesh.events.HealthState;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.internal.EndpointRecord;
 import io.healthmesh.internal.ExternalEndpointRef;
+import io.healthmesh.internal.ForwardingRuleRef;
 import io.healthmesh.internal.ServiceSnapshot;
 import io.healthmesh.schemas.AvroDeserializer;
 import io.healthmesh.schemas.AvroSerde;
@@ -29,6 +30,8 @@ final class TopologySerdes {
   static final String AGGREGATE_INPUT_SUBJECT_TOPIC = "healthmesh-aggregate-input";
   /** Subject base of the external-endpoint references on their way to the probe partitions. */
   static final String EXTERNAL_REFS_SUBJECT_TOPIC = "healthmesh-external-endpoints";
+  /** Subject base of forwarding rules on their way to their backend service's partition. */
+  static final String RULE_REFS_SUBJECT_TOPIC = "healthmesh-service-forwarding-rules";
 
   final SchemaRegistryClient registry;
   final AvroDeserializer<ProbeResult> probes;
@@ -42,6 +45,8 @@ final class TopologySerdes {
   final AvroDeserializer<ResourceRecordSet> recordSets;
   final AvroSerializer<ExternalEndpointRef> externalRefs;
   final AvroDeserializer<ExternalEndpointRef> externalRefReader;
+  final AvroSerializer<ForwardingRuleRef> ruleRefs;
+  final AvroDeserializer<ForwardingRuleRef> ruleRefReader;
 
   TopologySerdes(SchemaRegistryClient registry) {
     this.registry = registry;
@@ -56,6 +61,8 @@ final class TopologySerdes {
     this.recordSets = new AvroDeserializer<>(registry, ResourceRecordSet.class);
     this.externalRefs = new AvroSerializer<>(registry, false);
     this.externalRefReader = new AvroDeserializer<>(registry, ExternalEndpointRef.class);
+    this.ruleRefs = new AvroSerializer<>(registry, false);
+    this.ruleRefReader = new AvroDeserializer<>(registry, ForwardingRuleRef.class);
   }
 
   <T extends SpecificRecord> Serde<T> store(Class<T> type) {

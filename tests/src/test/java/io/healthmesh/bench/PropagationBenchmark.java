@@ -56,6 +56,8 @@ public final class PropagationBenchmark {
   private static final int FLIPS = Integer.getInteger("bench.flips", 100);
   private static final String LB_ADDRESS = "10.1.0.100";
   private static final String STANDBY = "10.9.0.1";
+  /** {@code lb}: a backend behind an application LB (two Streams stages); {@code external}: an address probed directly (one). */
+  private static final String TARGET = System.getProperty("bench.target", "lb");
 
   private PropagationBenchmark() {}
 
@@ -85,7 +87,8 @@ public final class PropagationBenchmark {
         edge.awaitReady(Duration.ofSeconds(30));
         SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", edge.port()));
         resolver.setTimeout(Duration.ofSeconds(1));
-        // Warm up: bring the backend up and wait for DNS to say so.
+        // Warm up: down and up once, each seen in DNS, so the configuration is in force everywhere.
+        flip(probes, false, resolver, Duration.ofSeconds(60));
         flip(probes, true, resolver, Duration.ofSeconds(60));
         List<Long> millis = new ArrayList<>();
         boolean healthy = true;
@@ -94,7 +97,8 @@ public final class PropagationBenchmark {
           millis.add(flip(probes, healthy, resolver, Duration.ofSeconds(10)));
         }
         Collections.sort(millis);
-        System.out.printf("%npropagation over %d flips (probe produced -> DNS answer changed, exactly_once_v2, commit " + System.getProperty("bench.commit.ms", "100") + " ms):"
+        System.out.printf("%npropagation to a" + (TARGET.equals("external") ? "n external endpoint" : " load balancer")
+            + " over %d flips (probe produced -> DNS answer changed, exactly_once_v2, commit " + System.getProperty("bench.commit.ms", "100") + " ms):"
             + " p50 %d ms, p99 %d ms, max %d ms (target p99 <= 250 ms)%n", FLIPS, millis.get(FLIPS / 2),
             millis.get((int) Math.ceil(FLIPS * 0.99) - 1), millis.get(FLIPS - 1));
       }
@@ -106,8 +110,10 @@ public final class PropagationBenchmark {
     String wanted = up ? LB_ADDRESS : STANDBY;
     Instant now = Instant.now();
     long t0 = System.nanoTime();
-    probes.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, now.toEpochMilli(), "svc",
-        ProbeResult.newBuilder().setBackendService("svc").setEndpointId("vm-1").setSuccess(up).setEventTime(now).build()));
+    boolean external = TARGET.equals("external");
+    probes.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, now.toEpochMilli(), external ? LB_ADDRESS : "svc",
+        ProbeResult.newBuilder().setBackendService(external ? null : "svc").setEndpointId(external ? LB_ADDRESS : "vm-1")
+            .setSuccess(up).setEventTime(now).build()));
     long deadline = t0 + timeout.toNanos();
     Message query = Message.newQuery(Record.newRecord(Name.fromConstantString("api.bench.example."), Type.A, DClass.IN));
     while (System.nanoTime() < deadline) {
@@ -132,10 +138,14 @@ public final class PropagationBenchmark {
         .setDnsName("bench.example.").setNetworks(List.of("127.0.0.0/8")).build());
     send(kafka, client, Topics.RESOURCE_RECORD_SETS, "bench/api/A", ResourceRecordSet.newBuilder().setZone("bench")
         .setName("api.bench.example.").setType("A").setTtl(1).setRoutingPolicy(RoutingPolicy.newBuilder()
+            .setHealthCheck(HealthCheckSpec.newBuilder().setCheckIntervalSec(1).setHealthyThreshold(1)
+                .setUnhealthyThreshold(1).setStaleAfterIntervals(3600).build())
             .setWrr(WrrPolicy.newBuilder().setItems(List.of(
                 WrrItem.newBuilder().setWeight(100).setRrdatas(List.of(LB_ADDRESS)).setHealthCheckedTargets(
-                    HealthCheckedTargets.newBuilder().setInternalLoadBalancers(List.of(
-                        LoadBalancerTarget.newBuilder().setForwardingRule("fr").build())).build()).build(),
+                    TARGET.equals("external")
+                        ? HealthCheckedTargets.newBuilder().setExternalEndpoints(List.of(LB_ADDRESS)).build()
+                        : HealthCheckedTargets.newBuilder().setInternalLoadBalancers(List.of(
+                            LoadBalancerTarget.newBuilder().setForwardingRule("fr").build())).build()).build(),
                 WrrItem.newBuilder().setWeight(0).setRrdatas(List.of(STANDBY)).build())).build()).build()).build());
   }
 
