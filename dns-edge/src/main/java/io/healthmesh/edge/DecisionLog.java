@@ -34,6 +34,7 @@ final class DecisionLog implements Responder.DecisionListener, AutoCloseable {
   private final EdgeSettings settings;
   private final MeterRegistry meters;
   private final KafkaProducer<String, DnsDecision> producer;
+  private final Map<Integer, io.micrometer.core.instrument.Counter> answers = new java.util.concurrent.ConcurrentHashMap<>();
   private final BlockingQueue<DnsDecision> queue = new ArrayBlockingQueue<>(10_000);
   private final Thread sender;
   private volatile boolean running = true;
@@ -79,7 +80,8 @@ final class DecisionLog implements Responder.DecisionListener, AutoCloseable {
   public void decided(Name name, int type, String sourceRegion, String clientSubnet, RecordSetEntry entry,
       Decision decision) {
     RoutingPolicyType policy = policy(entry.plan());
-    meters.counter("healthmesh.dns.answers", "policy", policy.name(), "reason", decision.reason().name()).increment();
+    answers.computeIfAbsent(policy.ordinal() * 64 + decision.reason().ordinal(), k -> meters.counter(
+        "healthmesh.dns.answers", "policy", policy.name(), "reason", decision.reason().name())).increment();
     long unknown = decision.unknownReturned();
     if (unknown > 0) {
       meters.counter("healthmesh.dns.unknown.targets.returned").increment(unknown);

@@ -71,6 +71,15 @@ public final class Responder {
    *     or itself a response)
    */
   public byte[] reply(byte[] packet, InetAddress client, boolean tcp) {
+    byte[] fast = FastPath.reply(packet, client, tcp, snapshot.get(), engine, edgeRegion, random.get(), decisions);
+    if (fast != null) {
+      return fast;
+    }
+    return fullReply(packet, client, tcp);
+  }
+
+  /** Every query through dnsjava's message model; the fast path's fallback, and its reference. */
+  byte[] fullReply(byte[] packet, InetAddress client, boolean tcp) {
     Message query;
     try {
       query = new Message(packet);

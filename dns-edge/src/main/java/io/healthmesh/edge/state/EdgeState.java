@@ -110,14 +110,24 @@ public final class EdgeState {
   private static RecordSetEntry entry(ResourceRecordSet rrs, Name owner, int type, Plan plan, long version)
       throws TextParseException {
     Map<String, Record> records = new HashMap<>();
+    Map<String, byte[]> wire = new HashMap<>();
     for (String rrdata : rrdatas(plan)) {
+      Record record;
       try {
-        records.put(rrdata, Record.fromString(owner, type, DClass.IN, rrs.getTtl(), rrdata, owner));
+        record = Record.fromString(owner, type, DClass.IN, rrs.getTtl(), rrdata, owner);
       } catch (IOException e) {
         throw new TextParseException("rrdata '" + rrdata + "' is not valid " + rrs.getType() + ": " + e.getMessage());
       }
+      records.put(rrdata, record);
+      if (type == Type.A || type == Type.AAAA) {
+        byte[] data = record.rdataToWireCanonical();
+        java.nio.ByteBuffer tail = java.nio.ByteBuffer.allocate(10 + data.length);
+        tail.putShort((short) type).putShort((short) DClass.IN).putInt((int) rrs.getTtl()).putShort((short) data.length)
+            .put(data);
+        wire.put(rrdata, tail.array());
+      }
     }
-    return new RecordSetEntry(rrs, type, plan, version, Map.copyOf(records));
+    return new RecordSetEntry(rrs, type, plan, version, Map.copyOf(records), Map.copyOf(wire));
   }
 
   private static List<String> rrdatas(Plan plan) {

@@ -1,0 +1,133 @@
+package io.healthmesh.edge.server;
+
+import io.healthmesh.edge.routing.Decision;
+import io.healthmesh.edge.routing.RoutingEngine;
+import io.healthmesh.edge.state.RecordSetEntry;
+import io.healthmesh.edge.state.Snapshot;
+import io.healthmesh.edge.state.Zone;
+import java.net.InetAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.DNSInput;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Type;
+
+/**
+ * The common query answered without building dnsjava messages (DESIGN.md, "DNS edge hot path"):
+ * one A or AAAA question, class IN, no options beyond a plain EDNS0 OPT, for a record set that
+ * exists. Reads the header and question in place, asks the engine, and writes the reply from the
+ * answers encoded when the snapshot was built. Anything else returns null, and the full path
+ * answers; the replies of both paths are byte for byte the same (FastPathTest).
+ */
+final class FastPath {
+  private static final int HEADER = 12;
+  private static final int TYPE_OPT = 41;
+
+  private FastPath() {}
+
+  /** @return the reply, or null when the full path must answer */
+  static byte[] reply(byte[] q, InetAddress client, boolean tcp, Snapshot snapshot, RoutingEngine engine, String region,
+      RandomGenerator random, Responder.DecisionListener decisions) {
+    if (q.length < HEADER + 5 || (q[2] & 0xF8) != 0 || (q[3] & 0x7F) != 0 || u16(q, 4) != 1 || u16(q, 6) != 0
+        || u16(q, 8) != 0 || u16(q, 10) > 1 || !snapshot.ready()) {
+      return null; // a response, another opcode, Z bits, not one question, or extra sections
+    }
+    int end = nameEnd(q, HEADER);
+    if (end < 0 || end + 4 > q.length) {
+      return null;
+    }
+    int qtype = u16(q, end);
+    if (qtype != Type.A && qtype != Type.AAAA || u16(q, end + 2) != DClass.IN) {
+      return null;
+    }
+    int questionEnd = end + 4;
+    int payload = 512;
+    boolean edns = u16(q, 10) == 1;
+    if (edns) {
+      // Plain OPT: root owner, type 41, no extended rcode, version 0, no options.
+      int o = questionEnd;
+      if (o + 11 != q.length || q[o] != 0 || u16(q, o + 1) != TYPE_OPT || q[o + 5] != 0 || q[o + 6] != 0
+          || u16(q, o + 9) != 0) {
+        return null;
+      }
+      payload = Math.max(512, Math.min(u16(q, o + 3), Responder.EDNS_PAYLOAD));
+    } else if (questionEnd != q.length) {
+      return null;
+    }
+    Name name;
+    try {
+      DNSInput in = new DNSInput(q);
+      in.jump(HEADER);
+      name = new Name(in);
+    } catch (Exception e) {
+      return null;
+    }
+    Zone zone = snapshot.zoneFor(name);
+    if (zone == null || !zone.allows(client)) {
+      return null;
+    }
+    Map<Integer, RecordSetEntry> types = zone.names().get(name);
+    RecordSetEntry entry = types == null ? null : types.get(qtype);
+    if (entry == null) {
+      return null;
+    }
+    Decision decision = engine.answer(entry.plan(), region, random);
+    decisions.decided(name, qtype, region, null, entry, decision);
+    List<String> answer = decision.answer();
+    int size = questionEnd;
+    for (String rrdata : answer) {
+      size += 2 + entry.wire().get(rrdata).length;
+    }
+    size += edns ? 11 : 0;
+    if (size > (tcp ? 65535 : payload)) {
+      return null; // the full path truncates
+    }
+    byte[] r = new byte[size];
+    System.arraycopy(q, 0, r, 0, questionEnd);
+    r[2] = (byte) (0x84 | (q[2] & 0x01)); // QR, AA, opcode QUERY, RD as asked
+    r[3] = 0; // RA off, rcode NOERROR
+    r[6] = (byte) (answer.size() >>> 8);
+    r[7] = (byte) answer.size();
+    r[10] = 0;
+    r[11] = (byte) (edns ? 1 : 0);
+    int at = questionEnd;
+    for (String rrdata : answer) {
+      r[at++] = (byte) 0xC0; // the owner is the question's name, at offset 12
+      r[at++] = HEADER;
+      byte[] tail = entry.wire().get(rrdata);
+      System.arraycopy(tail, 0, r, at, tail.length);
+      at += tail.length;
+    }
+    if (edns) {
+      r[at] = 0;
+      r[at + 1] = 0;
+      r[at + 2] = TYPE_OPT;
+      r[at + 3] = (byte) (Responder.EDNS_PAYLOAD >>> 8);
+      r[at + 4] = (byte) Responder.EDNS_PAYLOAD;
+      // extended rcode, version, flags and rdata length stay 0
+    }
+    return r;
+  }
+
+  /** Offset just after an uncompressed name starting at {@code at}, or -1. */
+  private static int nameEnd(byte[] q, int at) {
+    int total = 0;
+    while (at < q.length) {
+      int len = q[at] & 0xFF;
+      if (len == 0) {
+        return at + 1;
+      }
+      if (len > 63 || (total += len + 1) > 254) {
+        return -1; // a compression pointer or an over-long name: let the full path judge it
+      }
+      at += len + 1;
+    }
+    return -1;
+  }
+
+  private static int u16(byte[] b, int at) {
+    return (b[at] & 0xFF) << 8 | b[at + 1] & 0xFF;
+  }
+}
