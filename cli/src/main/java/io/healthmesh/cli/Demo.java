@@ -1,0 +1,133 @@
+package io.healthmesh.cli;
+
+import io.healthmesh.edge.EdgeApp;
+import io.healthmesh.edge.EdgeSettings;
+import io.healthmesh.kafka.embedded.EmbeddedKafka;
+import io.healthmesh.registry.RegistrySettings;
+import io.healthmesh.registry.SchemaRegistry;
+import io.healthmesh.schemas.RestSchemaRegistryClient;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.streams.HealthStreamsApp;
+import io.healthmesh.streams.StreamsSettings;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+/**
+ * Everything in one process: broker, registry, topology, one edge per sample region and the
+ * probe simulator, on the sample configuration. Closing stops them in reverse order.
+ */
+final class Demo implements AutoCloseable {
+  private final List<AutoCloseable> started = new ArrayList<>();
+  final Path dataDir;
+  final Faults faults;
+  String registryUrl;
+  String bootstrap;
+  final List<EdgeApp> edges = new ArrayList<>();
+
+  private Demo(Path dataDir) {
+    this.dataDir = dataDir;
+    this.faults = new Faults(dataDir);
+  }
+
+  /** @param edgePorts one per region of {@link SampleConfig#REGIONS}; 0 picks a free port */
+  static Demo start(Path dataDir, boolean fresh, int registryPort, List<Integer> edgePorts) throws Exception {
+    if (fresh) {
+      deleteRecursively(dataDir);
+    }
+    Files.createDirectories(dataDir);
+    boolean configured = Files.exists(dataDir.resolve("configured"));
+    Demo demo = new Demo(dataDir);
+    try {
+      EmbeddedKafka kafka = EmbeddedKafka.builder().dataDir(dataDir.resolve("kafka")).partitions(3).start();
+      demo.started.add(kafka);
+      demo.bootstrap = kafka.bootstrapServers();
+      Properties r = new Properties();
+      r.setProperty(RegistrySettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+      r.setProperty(RegistrySettings.PORT, String.valueOf(registryPort));
+      SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.from(r));
+      demo.started.add(registry);
+      demo.registryUrl = registry.url();
+      SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
+      if (!configured) {
+        SampleConfig.publish(kafka.bootstrapServers(), client);
+        Files.writeString(dataDir.resolve("configured"), "sample configuration applied\n");
+      }
+      Properties s = new Properties();
+      s.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+      s.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registry.url());
+      s.setProperty(StreamsSettings.APPLICATION_ID, "healthmesh-demo");
+      s.setProperty(StreamsSettings.STATE_DIR, dataDir.resolve("streams").toString());
+      demo.started.add(HealthStreamsApp.start(StreamsSettings.from(s), client, new SimpleMeterRegistry(),
+          Duration.ofMinutes(2)));
+      for (int i = 0; i < SampleConfig.REGIONS.size(); i++) {
+        Properties e = new Properties();
+        e.setProperty(EdgeSettings.REGION, SampleConfig.REGIONS.get(i));
+        e.setProperty(EdgeSettings.PORT, String.valueOf(edgePorts.get(i)));
+        e.setProperty(EdgeSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+        e.setProperty(EdgeSettings.SCHEMA_REGISTRY_URL, registry.url());
+        e.setProperty(EdgeSettings.DECISION_SAMPLE_RATE, "0.01");
+        e.setProperty(EdgeSettings.CLIENT_SUBNET_REGIONS, "10.200.0.0/16=europe-west1");
+        EdgeApp edge = EdgeApp.start(EdgeSettings.from(e), client, new SimpleMeterRegistry());
+        demo.started.add(edge);
+        demo.edges.add(edge);
+      }
+      demo.started.add(new ProbeSimulator(kafka.bootstrapServers(), client, SampleConfig.services(), demo.faults).start());
+      for (EdgeApp edge : demo.edges) {
+        edge.awaitReady(Duration.ofSeconds(60));
+      }
+      return demo;
+    } catch (Exception | Error e) {
+      demo.close();
+      throw e;
+    }
+  }
+
+  /** What a newcomer needs to try it, in a short box. */
+  String banner() {
+    List<String> lines = new ArrayList<>();
+    lines.add("healthmesh demo is running (Ctrl-C stops it; data in " + dataDir + ")");
+    lines.add("");
+    for (int i = 0; i < edges.size(); i++) {
+      lines.add("edge " + SampleConfig.REGIONS.get(i) + ":  dig @127.0.0.1 -p " + edges.get(i).port() + " api.example.internal +short");
+    }
+    int port = edges.get(0).port();
+    lines.add("failover:  dig @127.0.0.1 -p " + port + " db.example.internal +short   (primary 10.1.0.100, 10% trickle)");
+    lines.add("geo:       dig @127.0.0.1 -p " + port + " www.example.internal +short");
+    lines.add("           dig @127.0.0.1 -p " + port + " www.example.internal +short +subnet=10.200.0.0/16");
+    lines.add("break it:  ./healthctl demo fail orders-use1      (or orders-use1/vm-1)");
+    lines.add("heal it:   ./healthctl demo heal all");
+    lines.add("registry:  " + registryUrl + "/subjects      kafka: " + bootstrap);
+    int width = lines.stream().mapToInt(String::length).max().orElse(0);
+    StringBuilder box = new StringBuilder("+" + "-".repeat(width + 2) + "+\n");
+    lines.forEach(l -> box.append("| ").append(l).append(" ".repeat(width - l.length())).append(" |\n"));
+    return box.append("+").append("-".repeat(width + 2)).append("+").toString();
+  }
+
+  @Override
+  public void close() {
+    for (int i = started.size() - 1; i >= 0; i--) {
+      try {
+        started.get(i).close();
+      } catch (Exception e) {
+        System.err.println("while stopping: " + e);
+      }
+    }
+    started.clear();
+  }
+
+  private static void deleteRecursively(Path dir) throws java.io.IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package io.healthmesh.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code healthctl}: exit code 0 ok, 1 runtime failure, 2 usage or validation error. */
+@Command(name = "healthctl", mixinStandardHelpOptions = true, version = "healthctl 0.1.0",
+    description = "Health-aware DNS routing on Kafka.", subcommands = {Healthctl.DemoCommand.class})
+public final class Healthctl implements Callable<Integer> {
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new Healthctl());
+    cli.setExecutionExceptionHandler((e, line, parsed) -> {
+      line.getErr().println("healthctl: " + e.getMessage());
+      return 1;
+    });
+    return cli;
+  }
+
+  @Override
+  public Integer call() {
+    CommandLine.usage(this, System.out);
+    return 2;
+  }
+
+  @Command(name = "demo", mixinStandardHelpOptions = true,
+      description = "Run broker, registry, topology, two DNS edges and a probe simulator in this process.",
+      subcommands = {FailCommand.class, HealCommand.class})
+  static final class DemoCommand implements Callable<Integer> {
+    @Option(names = "--data-dir", defaultValue = "data/demo", description = "Where the demo keeps its data (default: ${DEFAULT-VALUE}).")
+    Path dataDir;
+
+    @Option(names = "--fresh", description = "Forget the previous run's data and start over.")
+    boolean fresh;
+
+    @Option(names = "--dns-ports", split = ",", defaultValue = "5353,5354",
+        description = "UDP/TCP ports of the us-east1 and europe-west1 edges (default: ${DEFAULT-VALUE}).")
+    List<Integer> dnsPorts;
+
+    @Option(names = "--registry-port", defaultValue = "8081", description = "Schema registry port (default: ${DEFAULT-VALUE}).")
+    int registryPort;
+
+    @Override
+    public Integer call() throws Exception {
+      if (dnsPorts.size() != SampleConfig.REGIONS.size()) {
+        throw new CommandLine.ParameterException(new CommandLine(this), "--dns-ports takes "
+            + SampleConfig.REGIONS.size() + " ports, one per edge");
+      }
+      System.out.println("starting the healthmesh demo ...");
+      Demo demo = Demo.start(dataDir.toAbsolutePath(), fresh, registryPort, dnsPorts);
+      CountDownLatch stopped = new CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        System.out.println("\nstopping the demo ...");
+        demo.close();
+        stopped.countDown();
+      }, "demo-shutdown"));
+      System.out.println(demo.banner());
+      stopped.await();
+      return 0;
+    }
+  }
+
+  @Command(name = "fail", mixinStandardHelpOptions = true,
+      description = "Make the running demo's probes fail for a backend service or one endpoint.")
+  static final class FailCommand implements Callable<Integer> {
+    @CommandLine.ParentCommand
+    DemoCommand demo;
+
+    @Parameters(paramLabel = "TARGET", description = "orders-use1, orders-euw1, or one endpoint such as orders-use1/vm-1")
+    String target;
+
+    @Override
+    public Integer call() {
+      new Faults(demo.dataDir.toAbsolutePath()).fail(target);
+      System.out.println(target + " now fails its health checks; watch dig answer from the other region");
+      return 0;
+    }
+  }
+
+  @Command(name = "heal", mixinStandardHelpOptions = true, description = "Undo 'demo fail'.")
+  static final class HealCommand implements Callable<Integer> {
+    @CommandLine.ParentCommand
+    DemoCommand demo;
+
+    @Parameters(paramLabel = "TARGET", description = "what 'demo fail' named, or all")
+    String target;
+
+    @Override
+    public Integer call() {
+      new Faults(demo.dataDir.toAbsolutePath()).heal(target);
+      System.out.println(target + " healthy again");
+      return 0;
+    }
+  }
+}

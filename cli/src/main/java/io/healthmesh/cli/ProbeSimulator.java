@@ -1,0 +1,94 @@
+package io.healthmesh.cli;
+
+import io.healthmesh.config.BackendService;
+import io.healthmesh.config.Endpoint;
+import io.healthmesh.events.ProbeRecordType;
+import io.healthmesh.events.ProbeResult;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topics;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stands in for probers in the demo: every check interval it reports every endpoint healthy
+ * unless {@link Faults} says it is failing, and sends a heartbeat to every partition so that
+ * quiet partitions still move event time on (staleness, R-EP-4).
+ */
+final class ProbeSimulator implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ProbeSimulator.class);
+  private final KafkaProducer<String, ProbeResult> producer;
+  private final List<BackendService> services;
+  private final Faults faults;
+  private final Thread thread;
+  private volatile boolean running = true;
+
+  ProbeSimulator(String bootstrap, SchemaRegistryClient registry, List<BackendService> services, Faults faults) {
+    this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        ProducerConfig.LINGER_MS_CONFIG, 5), Topics.PROBE_RESULTS.keySerde(registry).serializer(),
+        Topics.PROBE_RESULTS.valueSerde(registry).serializer());
+    this.services = services;
+    this.faults = faults;
+    this.thread = new Thread(this::run, "demo-probe-simulator");
+    thread.setDaemon(true);
+  }
+
+  ProbeSimulator start() {
+    thread.start();
+    return this;
+  }
+
+  private void run() {
+    int partitions = producer.partitionsFor(Topics.PROBE_RESULTS.name()).size();
+    while (running) {
+      long tick = System.currentTimeMillis();
+      try {
+        Instant now = Instant.ofEpochMilli(tick);
+        for (BackendService service : services) {
+          for (Endpoint e : service.getEndpoints()) {
+            boolean failing = faults.failing(service.getName(), e.getId());
+            producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, tick, service.getName(),
+                ProbeResult.newBuilder().setBackendService(service.getName()).setEndpointId(e.getId())
+                    .setSuccess(!failing).setEventTime(now).setProber("demo-simulator").setLatencyMicros(800)
+                    .setDetail(failing ? "connection refused (simulated)" : "HTTP 200").build()));
+          }
+        }
+        for (int p = 0; p < partitions; p++) {
+          producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), p, tick, "heartbeat",
+              ProbeResult.newBuilder().setType(ProbeRecordType.HEARTBEAT).setEventTime(now).setProber("demo-simulator").build()));
+        }
+        producer.flush();
+      } catch (RuntimeException e) {
+        LOG.warn("probe simulator: {}", e.toString());
+      }
+      sleepUntil(tick + 1000);
+    }
+  }
+
+  private void sleepUntil(long time) {
+    long wait = time - System.currentTimeMillis();
+    if (wait > 0) {
+      try {
+        Thread.sleep(wait);
+      } catch (InterruptedException e) {
+        running = false;
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    try {
+      thread.join(3000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close();
+  }
+}

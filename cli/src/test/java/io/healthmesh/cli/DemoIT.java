@@ -1,0 +1,78 @@
+package io.healthmesh.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Section;
+import org.xbill.DNS.SimpleResolver;
+import org.xbill.DNS.Type;
+
+/** The README's first command, in-process: a failover shows in DNS within seconds, and heals. */
+class DemoIT {
+
+  @Test
+  void failsOverInDnsWithinSeconds_whenABackendFails_andComesBackOnRestart(@TempDir Path dir) throws Exception {
+    try (Demo demo = Demo.start(dir, true, 0, List.of(0, 0))) {
+      assertThat(demo.banner()).contains("dig @127.0.0.1 -p " + demo.edges.get(0).port() + " api.example.internal");
+      assertThat(awaitMajority(demo, "db", "10.1.0.100", Duration.ofSeconds(30))).isTrue();
+
+      int exit = Healthctl.commandLine().execute("demo", "--data-dir", dir.toString(), "fail", "orders-use1");
+      assertThat(exit).isZero();
+      assertThat(awaitMajority(demo, "db", "10.2.0.100", Duration.ofSeconds(20))).as("failover to the backup").isTrue();
+      assertThat(awaitMajority(demo, "api", "10.2.0.100", Duration.ofSeconds(5))).as("WRR shifts its share").isTrue();
+
+      Healthctl.commandLine().execute("demo", "--data-dir", dir.toString(), "heal", "all");
+      assertThat(awaitMajority(demo, "db", "10.1.0.100", Duration.ofSeconds(20))).as("back on the primary").isTrue();
+    }
+    try (Demo again = Demo.start(dir, false, 0, List.of(0, 0))) {
+      assertThat(awaitMajority(again, "www", "10.1.0.100", Duration.ofSeconds(30))).as("restarted on its data").isTrue();
+    }
+  }
+
+  @Test
+  void printsUsageAndExits2_whenTheCommandIsWrong() {
+    PrintStream err = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured));
+    try {
+      assertThat(Healthctl.commandLine().execute("demo", "--dns-ports", "x")).isEqualTo(2);
+      assertThat(Healthctl.commandLine().execute("nonsense")).isEqualTo(2);
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(captured.toString()).contains("Usage:");
+  }
+
+  /** Whether, within {@code timeout}, 15 of 20 answers for {@code name} are {@code address}. */
+  private static boolean awaitMajority(Demo demo, String name, String address, Duration timeout) throws Exception {
+    SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", demo.edges.get(0).port()));
+    resolver.setTimeout(Duration.ofSeconds(2));
+    Message query = Message.newQuery(Record.newRecord(Name.fromConstantString(name + ".example.internal."), Type.A, DClass.IN));
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      Map<String, Integer> counts = new HashMap<>();
+      for (int i = 0; i < 20; i++) {
+        List<Record> answer = resolver.send(query).getSection(Section.ANSWER);
+        answer.forEach(r -> counts.merge(r.rdataToString(), 1, Integer::sum));
+      }
+      if (counts.getOrDefault(address, 0) >= 15) {
+        return true;
+      }
+      Thread.sleep(200);
+    }
+    return false;
+  }
+}
