@@ -164,15 +164,7 @@ public final class Responder {
 
   /** The apex and empty non-terminals exist without records of their own (NODATA, not NXDOMAIN). */
   private static boolean exists(Zone zone, Name name) {
-    if (name.equals(zone.origin())) {
-      return true;
-    }
-    for (Name owner : zone.names().keySet()) {
-      if (owner.subdomain(name)) {
-        return true;
-      }
-    }
-    return false;
+    return zone.existing().contains(name);
   }
 
   private List<Record> records(RecordSetEntry entry, Name name, String region, ClientSubnetOption ecs) {

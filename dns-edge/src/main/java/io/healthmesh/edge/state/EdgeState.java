@@ -99,12 +99,24 @@ public final class EdgeState {
             names.put(owner, Map.copyOf(types));
           }
         });
-        built.add(new Zone(zone, origin, networks, soa, Map.copyOf(names)));
+        built.add(new Zone(zone, origin, networks, soa, Map.copyOf(names), existing(origin, names.keySet())));
       } catch (TextParseException | RuntimeException e) {
         LOG.warn("zone {} left out of the snapshot: {}", name, e.toString());
       }
     });
     return new Snapshot(ready, version, built, offsets, System.currentTimeMillis());
+  }
+
+  /** The apex, every owner, and every name between an owner and the apex (RFC 8020 empty non-terminals). */
+  private static java.util.Set<Name> existing(Name origin, java.util.Set<Name> owners) {
+    java.util.Set<Name> existing = new java.util.HashSet<>();
+    existing.add(origin);
+    for (Name owner : owners) {
+      for (Name n = owner; n.labels() > origin.labels() && existing.add(n); n = new Name(n, 1)) {
+        // walk up to the apex, stopping where an earlier owner already walked
+      }
+    }
+    return java.util.Set.copyOf(existing);
   }
 
   private static RecordSetEntry entry(ResourceRecordSet rrs, Name owner, int type, Plan plan, long version)
