@@ -70,36 +70,40 @@ public final class Healthctl implements Callable<Integer> {
     }
   }
 
-  @Command(name = "fail", mixinStandardHelpOptions = true,
-      description = "Make the running demo's probes fail for a backend service or one endpoint.")
-  static final class FailCommand implements Callable<Integer> {
+  /** What {@code demo fail} and {@code demo heal} share: the running demo's fault file. */
+  abstract static class FaultCommand implements Callable<Integer> {
     @CommandLine.ParentCommand
     DemoCommand demo;
 
-    @Parameters(paramLabel = "TARGET", description = "orders-use1, orders-euw1, or one endpoint such as orders-use1/vm-1")
+    @Parameters(paramLabel = "TARGET", description = "orders-use1, orders-euw1, one endpoint such as orders-use1/vm-1"
+        + " (heal also takes all)")
     String target;
 
     @Override
     public Integer call() {
-      new Faults(demo.dataDir.toAbsolutePath()).fail(target);
-      System.out.println(target + " now fails its health checks; watch dig answer from the other region");
+      System.out.println(apply(new Faults(demo.dataDir.toAbsolutePath()), target));
       return 0;
+    }
+
+    abstract String apply(Faults faults, String target);
+  }
+
+  @Command(name = "fail", mixinStandardHelpOptions = true,
+      description = "Make the running demo's probes fail for a backend service or one endpoint.")
+  static final class FailCommand extends FaultCommand {
+    @Override
+    String apply(Faults faults, String target) {
+      faults.fail(target);
+      return target + " now fails its health checks; watch dig answer from the other region";
     }
   }
 
   @Command(name = "heal", mixinStandardHelpOptions = true, description = "Undo 'demo fail'.")
-  static final class HealCommand implements Callable<Integer> {
-    @CommandLine.ParentCommand
-    DemoCommand demo;
-
-    @Parameters(paramLabel = "TARGET", description = "what 'demo fail' named, or all")
-    String target;
-
+  static final class HealCommand extends FaultCommand {
     @Override
-    public Integer call() {
-      new Faults(demo.dataDir.toAbsolutePath()).heal(target);
-      System.out.println(target + " healthy again");
-      return 0;
+    String apply(Faults faults, String target) {
+      faults.heal(target);
+      return target + " healthy again";
     }
   }
 }

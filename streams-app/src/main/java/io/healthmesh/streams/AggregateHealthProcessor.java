@@ -92,7 +92,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
       Origin origin = new Origin(snapshot.getTriggerTopic() == null ? "" : snapshot.getTriggerTopic(),
           orMinusOne(snapshot.getTriggerPartition()), orMinusOne(snapshot.getTriggerOffset()), record.timestamp());
       applyService(name, snapshot, time, affected);
-      evaluate(affected, cause(serviceReason(origin), origin), time);
+      evaluate(affected, Causes.of(serviceReason(origin), origin), time);
       return;
     }
     Origin origin = origin(record.headers(), kind, record.timestamp());
@@ -105,7 +105,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
     }
     if (applied) {
       TransitionReason reason = kind == Kind.POLICY ? TransitionReason.POLICY_CHANGE : TransitionReason.MEMBERSHIP_CHANGE;
-      evaluate(affected, cause(record.value() == null ? TransitionReason.CONFIG_DELETED : reason, origin), time);
+      evaluate(affected, Causes.of(record.value() == null ? TransitionReason.CONFIG_DELETED : reason, origin), time);
     }
   }
 
@@ -218,7 +218,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
     publisher.publish(new EntityKey(EntityKind.BACKEND_SERVICE, name), status, counts, s.getConfig().getRegion(),
         copy(cause).setHealthyPercentThreshold(Aggregation.DEFAULT.healthyPercent())
             .setMinHealthyThreshold(Aggregation.DEFAULT.minHealthy())
-            .setDetail(detail(counts, Aggregation.DEFAULT, "default thresholds (R-AGG-1, R-AGG-2)")), time);
+            .setDetail(Causes.detail(counts, Aggregation.DEFAULT, "default thresholds (R-AGG-1, R-AGG-2)")), time);
   }
 
   /** R-CH-1: a source's state is its service's state under its policy. */
@@ -244,7 +244,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
         copy(cause).setHealthyPercentThreshold(t.healthyPercent()).setMinHealthyThreshold(t.minHealthy())
             .setPolicyName(policy.getName())
             .setPolicyVersion(configOffsets.get(AggregateInput.key(Kind.POLICY, policy.getName())))
-            .setDetail(detail(counts, t, "policy " + policy.getName() + " (R-AGG-2, R-AGG-3)")), time);
+            .setDetail(Causes.detail(counts, t, "policy " + policy.getName() + " (R-AGG-2, R-AGG-3)")), time);
   }
 
   /** R-CH-4: AND over the sources, three-valued. */
@@ -318,27 +318,11 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
     return s == null ? new Aggregation.Counts(0, 0, 0) : new Aggregation.Counts(s.getHealthy(), s.getUnhealthy(), s.getUnknown());
   }
 
-  private static String detail(Aggregation.Counts c, Aggregation.Thresholds t, String rule) {
-    return c.healthy() + " of " + c.total() + " endpoints HEALTHY (" + c.unknown() + " UNKNOWN); needs "
-        + t.healthyPercent() + "% and " + t.minHealthy() + " under " + rule;
-  }
-
   private static TransitionReason serviceReason(Origin origin) {
     if (Topics.BACKEND_SERVICES.name().equals(origin.topic())) {
       return TransitionReason.MEMBERSHIP_CHANGE;
     }
     return origin.offset() < 0 ? TransitionReason.STALE : TransitionReason.MEMBER_STATE;
-  }
-
-  private static TransitionCause.Builder cause(TransitionReason reason, Origin origin) {
-    TransitionCause.Builder cause = TransitionCause.newBuilder().setReason(reason);
-    if (!origin.topic().isEmpty()) {
-      cause.setTriggerTopic(origin.topic());
-    }
-    if (origin.offset() >= 0) {
-      cause.setTriggerPartition(origin.partition()).setTriggerOffset(origin.offset());
-    }
-    return cause;
   }
 
   private static TransitionCause.Builder copy(TransitionCause.Builder cause) {

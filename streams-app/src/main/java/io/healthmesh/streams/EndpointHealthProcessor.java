@@ -329,18 +329,11 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     Aggregation.Counts c = counts == null ? new Aggregation.Counts(0, 0, 0)
         : new Aggregation.Counts(counts.getHealthy(), counts.getUnhealthy(), counts.getUnknown());
     HealthStatus status = counts == null ? HealthStatus.UNKNOWN : Aggregation.status(c, t);
-    TransitionCause.Builder cause = TransitionCause.newBuilder().setReason(reason)
+    TransitionCause.Builder cause = Causes.of(reason, origin)
         .setHealthyPercentThreshold(t.healthyPercent()).setMinHealthyThreshold(t.minHealthy())
         .setPolicyName(rule.getLoadBalancerType().name())
         .setDetail(counts == null ? "backend service " + rule.getBackendService() + " not known yet"
-            : c.healthy() + " of " + c.total() + " endpoints HEALTHY (" + c.unknown() + " UNKNOWN); needs "
-                + t.healthyPercent() + "% and " + t.minHealthy() + " under " + ruleId);
-    if (!origin.topic().isEmpty()) {
-      cause.setTriggerTopic(origin.topic());
-    }
-    if (origin.offset() >= 0) {
-      cause.setTriggerPartition(origin.partition()).setTriggerOffset(origin.offset());
-    }
+            : Causes.detail(c, t, ruleId));
     targets.publish(new EntityKey(EntityKind.FORWARDING_RULE, rule.getName()), status, c, rule.getRegion(), cause, time);
   }
 
