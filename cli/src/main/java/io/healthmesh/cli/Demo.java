@@ -1,5 +1,6 @@
 package io.healthmesh.cli;
 
+import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.edge.EdgeApp;
 import io.healthmesh.edge.EdgeSettings;
 import io.healthmesh.kafka.embedded.EmbeddedKafka;
@@ -16,8 +17,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
  * Everything in one process: broker, registry, topology, one edge per sample region and the
@@ -37,7 +40,8 @@ final class Demo implements AutoCloseable {
   }
 
   /** @param edgePorts one per region of {@link SampleConfig#REGIONS}; 0 picks a free port */
-  static Demo start(Path dataDir, boolean fresh, int registryPort, List<Integer> edgePorts) throws Exception {
+  static Demo start(Path dataDir, boolean fresh, int kafkaPort, int registryPort, List<Integer> edgePorts)
+      throws Exception {
     if (fresh) {
       deleteRecursively(dataDir);
     }
@@ -45,7 +49,8 @@ final class Demo implements AutoCloseable {
     boolean configured = Files.exists(dataDir.resolve("configured"));
     Demo demo = new Demo(dataDir);
     try {
-      EmbeddedKafka kafka = EmbeddedKafka.builder().dataDir(dataDir.resolve("kafka")).partitions(3).start();
+      EmbeddedKafka kafka = EmbeddedKafka.builder().dataDir(dataDir.resolve("kafka")).port(kafkaPort)
+          .partitions(3).start();
       demo.started.add(kafka);
       demo.bootstrap = kafka.bootstrapServers();
       Properties r = new Properties();
@@ -55,8 +60,10 @@ final class Demo implements AutoCloseable {
       demo.started.add(registry);
       demo.registryUrl = registry.url();
       SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
+      ConfigTopics config = new ConfigTopics(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+          kafka.bootstrapServers()), client);
       if (!configured) {
-        SampleConfig.publish(kafka.bootstrapServers(), client);
+        config.write(SampleConfig.resources());
         Files.writeString(dataDir.resolve("configured"), "sample configuration applied\n");
       }
       Properties s = new Properties();
@@ -78,7 +85,7 @@ final class Demo implements AutoCloseable {
         demo.started.add(edge);
         demo.edges.add(edge);
       }
-      demo.started.add(new ProbeSimulator(kafka.bootstrapServers(), client, SampleConfig.services(), demo.faults).start());
+      demo.started.add(new ProbeSimulator(kafka.bootstrapServers(), client, config, demo.faults).start());
       for (EdgeApp edge : demo.edges) {
         edge.awaitReady(Duration.ofSeconds(60));
       }
@@ -103,6 +110,7 @@ final class Demo implements AutoCloseable {
     lines.add("           dig @127.0.0.1 -p " + port + " www.example.internal +short +subnet=10.200.0.0/16");
     lines.add("break it:  ./healthctl demo fail orders-use1      (or orders-use1/vm-1)");
     lines.add("heal it:   ./healthctl demo heal all");
+    lines.add("config:    ./healthctl get all        ./healthctl apply -f examples/demo.yaml");
     lines.add("registry:  " + registryUrl + "/subjects      kafka: " + bootstrap);
     int width = lines.stream().mapToInt(String::length).max().orElse(0);
     StringBuilder box = new StringBuilder("+" + "-".repeat(width + 2) + "+\n");

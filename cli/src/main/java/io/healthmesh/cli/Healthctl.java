@@ -11,7 +11,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code healthctl}: exit code 0 ok, 1 runtime failure, 2 usage or validation error. */
 @Command(name = "healthctl", mixinStandardHelpOptions = true, version = "healthctl 0.1.0",
-    description = "Health-aware DNS routing on Kafka.", subcommands = {Healthctl.DemoCommand.class})
+    description = "Health-aware DNS routing on Kafka.", subcommands = {ApplyCommand.Apply.class, ApplyCommand.Validate.class, GetCommand.class, DeleteCommand.class,
+        Healthctl.DemoCommand.class})
 public final class Healthctl implements Callable<Integer> {
 
   public static void main(String[] args) {
@@ -47,6 +48,9 @@ public final class Healthctl implements Callable<Integer> {
         description = "UDP/TCP ports of the us-east1 and europe-west1 edges (default: ${DEFAULT-VALUE}).")
     List<Integer> dnsPorts;
 
+    @Option(names = "--kafka-port", defaultValue = "9092", description = "Kafka broker port (default: ${DEFAULT-VALUE}).")
+    int kafkaPort;
+
     @Option(names = "--registry-port", defaultValue = "8081", description = "Schema registry port (default: ${DEFAULT-VALUE}).")
     int registryPort;
 
@@ -57,7 +61,7 @@ public final class Healthctl implements Callable<Integer> {
             + SampleConfig.REGIONS.size() + " ports, one per edge");
       }
       System.out.println("starting the healthmesh demo ...");
-      Demo demo = Demo.start(dataDir.toAbsolutePath(), fresh, registryPort, dnsPorts);
+      Demo demo = Demo.start(dataDir.toAbsolutePath(), fresh, kafkaPort, registryPort, dnsPorts);
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         System.out.println("\nstopping the demo ...");

@@ -1,5 +1,7 @@
 package io.healthmesh.cli;
 
+import io.healthmesh.cli.config.ConfigTopics;
+import io.healthmesh.cli.config.ResourceKind;
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.Endpoint;
 import io.healthmesh.events.ProbeRecordType;
@@ -16,23 +18,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stands in for probers in the demo: every check interval it reports every endpoint healthy
- * unless {@link Faults} says it is failing, and sends a heartbeat to every partition so that
- * quiet partitions still move event time on (staleness, R-EP-4).
+ * Stands in for probers in the demo: every second it reports every endpoint of every configured
+ * backend service healthy unless {@link Faults} says it is failing, and sends a heartbeat to every
+ * partition so that quiet partitions still move event time on (staleness, R-EP-4).
  */
 final class ProbeSimulator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ProbeSimulator.class);
+  private static final long REFRESH_MILLIS = 10_000;
   private final KafkaProducer<String, ProbeResult> producer;
-  private final List<BackendService> services;
+  private final ConfigTopics config;
+  private List<BackendService> services = List.of();
+  private long refreshed;
   private final Faults faults;
   private final Thread thread;
   private volatile boolean running = true;
 
-  ProbeSimulator(String bootstrap, SchemaRegistryClient registry, List<BackendService> services, Faults faults) {
+  ProbeSimulator(String bootstrap, SchemaRegistryClient registry, ConfigTopics config, Faults faults) {
     this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
         ProducerConfig.LINGER_MS_CONFIG, 5), Topics.PROBE_RESULTS.keySerde(registry).serializer(),
         Topics.PROBE_RESULTS.valueSerde(registry).serializer());
-    this.services = services;
+    this.config = config;
     this.faults = faults;
     this.thread = new Thread(this::run, "demo-probe-simulator");
     thread.setDaemon(true);
@@ -48,6 +53,7 @@ final class ProbeSimulator implements AutoCloseable {
     while (running) {
       long tick = System.currentTimeMillis();
       try {
+        refreshServices(tick);
         Instant now = Instant.ofEpochMilli(tick);
         for (BackendService service : services) {
           for (Endpoint e : service.getEndpoints()) {
@@ -67,6 +73,14 @@ final class ProbeSimulator implements AutoCloseable {
         LOG.warn("probe simulator: {}", e.toString());
       }
       sleepUntil(tick + 1000);
+    }
+  }
+
+  /** Follows the configuration, so that services applied to the demo are probed too. */
+  private void refreshServices(long now) {
+    if (now - refreshed >= REFRESH_MILLIS) {
+      services = List.copyOf(config.read(new java.util.ArrayList<>()).<BackendService>values(ResourceKind.BACKEND_SERVICE));
+      refreshed = now;
     }
   }
 

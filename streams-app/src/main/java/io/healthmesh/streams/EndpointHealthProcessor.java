@@ -1,5 +1,6 @@
 package io.healthmesh.streams;
 
+import io.healthmesh.streams.rules.ConfigRules;
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.Endpoint;
 import io.healthmesh.events.DeadLetterReason;

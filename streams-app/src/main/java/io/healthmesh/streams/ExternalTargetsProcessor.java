@@ -1,5 +1,6 @@
 package io.healthmesh.streams;
 
+import io.healthmesh.streams.rules.Addresses;
 import io.healthmesh.config.GeoItem;
 import io.healthmesh.config.GeoPolicy;
 import io.healthmesh.config.HealthCheckSpec;

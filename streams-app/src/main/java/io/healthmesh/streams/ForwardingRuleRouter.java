@@ -1,5 +1,6 @@
 package io.healthmesh.streams;
 
+import io.healthmesh.streams.rules.ConfigRules;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.internal.ForwardingRuleRef;
 import io.healthmesh.schemas.AvroDeserializationException;

@@ -4,6 +4,7 @@ import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.edge.routing.Plan;
+import io.healthmesh.edge.rules.DnsConfigRules;
 import io.healthmesh.edge.routing.PlanBuilder;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthStatus;
@@ -35,14 +36,35 @@ public final class EdgeState {
   private final Map<String, HealthStatus> health = new HashMap<>();
   private final Map<String, Long> offsets = new HashMap<>();
   private long version;
+  private long rejected;
 
   public void zone(String name, ManagedZone zone) {
-    put(zones, name, zone);
+    if (zone == null || accepted("zone " + name, DnsConfigRules.zone(name, zone))) {
+      put(zones, name, zone);
+    }
   }
 
+  /** A record set that breaks a rule is not served; the previous valid version stays in force. */
   public void recordSet(String key, ResourceRecordSet rrs, long offset) {
+    if (rrs != null && !accepted("record set " + key, DnsConfigRules.recordSet(key, rrs, null))) {
+      return;
+    }
     put(recordSets, key, rrs);
     put(recordSetOffsets, key, rrs == null ? null : offset);
+  }
+
+  /** Configuration records ignored because they broke a SPEC rule. */
+  public long rejected() {
+    return rejected;
+  }
+
+  private boolean accepted(String what, List<String> problems) {
+    if (problems.isEmpty()) {
+      return true;
+    }
+    rejected++;
+    LOG.warn("{} rejected, the previous version stays in force: {}", what, String.join("; ", problems));
+    return false;
   }
 
   public void forwardingRule(String name, ForwardingRule rule) {

@@ -1,4 +1,4 @@
-package io.healthmesh.streams;
+package io.healthmesh.streams.rules;
 
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.BackendType;
@@ -18,8 +18,8 @@ import java.util.Set;
  * SPEC limits checked by the topology on every configuration record, whoever produced it. Each
  * method returns every problem found, as {@code field: message (rule id)}; empty means valid.
  */
-final class ConfigRules {
-  static final int MAX_SOURCES = 10;
+public final class ConfigRules {
+  public static final int MAX_SOURCES = 10;
   private static final Set<BackendType> SOURCE_BACKEND_TYPES = Set.of(BackendType.GCE_VM_IP_PORT,
       BackendType.GCE_VM_IP, BackendType.MANAGED_INSTANCE_GROUP, BackendType.UNMANAGED_INSTANCE_GROUP);
   private static final Set<LoadBalancingScheme> SOURCE_SCHEMES =
@@ -27,7 +27,7 @@ final class ConfigRules {
 
   private ConfigRules() {}
 
-  static List<String> backendService(String key, BackendService s) {
+  public static List<String> backendService(String key, BackendService s) {
     List<String> problems = new ArrayList<>();
     name(key, s.getName(), problems);
     HealthCheckSpec hc = s.getHealthCheck();
@@ -54,7 +54,7 @@ final class ConfigRules {
     return problems;
   }
 
-  static List<String> policy(String key, HealthAggregationPolicy p) {
+  public static List<String> policy(String key, HealthAggregationPolicy p) {
     List<String> problems = new ArrayList<>();
     name(key, p.getName(), problems);
     if (p.getHealthyPercentThreshold() < 0 || p.getHealthyPercentThreshold() > 100) {
@@ -67,7 +67,7 @@ final class ConfigRules {
   }
 
   /** {@code service} and {@code policy} are the referenced resources, null when not known yet. */
-  static List<String> healthSource(String key, HealthSource s, BackendService service, HealthAggregationPolicy policy) {
+  public static List<String> healthSource(String key, HealthSource s, BackendService service, HealthAggregationPolicy policy) {
     List<String> problems = new ArrayList<>();
     name(key, s.getName(), problems);
     if (s.getBackendService().isBlank()) {
@@ -101,7 +101,7 @@ final class ConfigRules {
    * @param destinationOwner another composite that already has this destination, or null
    * @param destination the destination forwarding rule, null when not known yet
    */
-  static List<String> composite(String key, CompositeHealthCheck c, List<HealthSource> sources,
+  public static List<String> composite(String key, CompositeHealthCheck c, List<HealthSource> sources,
       String destinationOwner, ForwardingRule destination) {
     List<String> problems = new ArrayList<>();
     name(key, c.getName(), problems);
@@ -128,7 +128,7 @@ final class ConfigRules {
     return problems;
   }
 
-  static List<String> forwardingRule(String key, ForwardingRule r) {
+  public static List<String> forwardingRule(String key, ForwardingRule r) {
     List<String> problems = new ArrayList<>();
     name(key, r.getName(), problems);
     if (!Addresses.isIp(r.getIpAddress())) {

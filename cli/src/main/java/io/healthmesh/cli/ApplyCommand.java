@@ -1,0 +1,123 @@
+package io.healthmesh.cli;
+
+import io.healthmesh.cli.config.Catalog;
+import io.healthmesh.cli.config.Change;
+import io.healthmesh.cli.config.ConfigTopics;
+import io.healthmesh.cli.config.Documents;
+import io.healthmesh.cli.config.Resource;
+import io.healthmesh.cli.config.ResourceReader;
+import io.healthmesh.cli.config.Validator;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code apply} and {@code validate}: read the files, check them against SPEC.md and the stored
+ * configuration, and (for apply) write what changed in one transaction.
+ */
+abstract class ApplyCommand implements Callable<Integer> {
+  @Spec
+  picocli.CommandLine.Model.CommandSpec spec;
+
+  @Mixin
+  ClusterOptions cluster;
+
+  @Option(names = {"-f", "--filename"}, required = true, paramLabel = "FILE|DIR|-",
+      description = "YAML or JSON documents; a directory takes its .yaml, .yml and .json files; - reads stdin.")
+  List<String> files;
+
+  /** Whether to check against the stored configuration (false: the files alone must be complete). */
+  abstract boolean online();
+
+  /** Whether to write the changes. */
+  abstract boolean write();
+
+  /** Runs before the stored configuration is read, when the files parsed. */
+  void prepare(ConfigTopics topics) throws InterruptedException {}
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Documents.Loaded loaded = Documents.load(files, System.in);
+    ResourceReader.Read read = ResourceReader.read(loaded.documents());
+    List<String> problems = new ArrayList<>(loaded.problems());
+    problems.addAll(read.problems());
+    List<String> warnings = new ArrayList<>();
+    ConfigTopics topics = online() ? new ConfigTopics(cluster.client(), cluster.registry()) : null;
+    if (write() && problems.isEmpty()) {
+      prepare(topics);
+    }
+    Catalog current = online() ? topics.read(warnings) : new Catalog();
+    warnings.forEach(w -> err.println("warning: " + w));
+    problems.addAll(Validator.check(current, read.resources()));
+    if (!problems.isEmpty()) {
+      problems.forEach(err::println);
+      err.println(problems.size() + " problem(s); nothing was " + (write() ? "applied" : "changed"));
+      return 2;
+    }
+    List<Change> plan = Change.plan(current, read.resources());
+    List<Resource> changed = plan.stream().filter(c -> c.action() != Change.Action.UNCHANGED)
+        .map(Change::resource).toList();
+    if (write()) {
+      topics.write(changed);
+      plan.forEach(out::println);
+    } else {
+      plan.forEach(c -> out.println(c.resource().ref() + (online() ? " valid, would be " + c.action().word() : " valid")));
+    }
+    out.flush();
+    return 0;
+  }
+
+  @Command(name = "apply", mixinStandardHelpOptions = true, description = {
+      "Create or update resources from YAML/JSON files, all or nothing.",
+      "Every document is checked first (SPEC limits and references); one problem rejects the whole apply.",
+      "Applying the same files twice changes nothing."})
+  static final class Apply extends ApplyCommand {
+    @Option(names = "--partitions", defaultValue = "3",
+        description = "Partitions of topics that do not exist yet; match probe-results (default: ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(names = "--replication-factor", defaultValue = "1",
+        description = "Replication factor of topics that do not exist yet (default: ${DEFAULT-VALUE}).")
+    short replicationFactor;
+
+    @Override
+    void prepare(ConfigTopics topics) throws InterruptedException {
+      topics.ensureTopics(partitions, replicationFactor);
+    }
+
+    @Override
+    boolean online() {
+      return true;
+    }
+
+    @Override
+    boolean write() {
+      return true;
+    }
+  }
+
+  @Command(name = "validate", mixinStandardHelpOptions = true, description = {
+      "Check files as apply would, without writing anything.",
+      "With --offline the files are checked alone, so every name they refer to must be in them."})
+  static final class Validate extends ApplyCommand {
+    @Option(names = "--offline", description = "Do not contact the cluster.")
+    boolean offline;
+
+    @Override
+    boolean online() {
+      return !offline;
+    }
+
+    @Override
+    boolean write() {
+      return false;
+    }
+  }
+}

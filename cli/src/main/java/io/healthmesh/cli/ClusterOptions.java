@@ -1,0 +1,59 @@
+package io.healthmesh.cli;
+
+import io.healthmesh.schemas.RestSchemaRegistryClient;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
+import picocli.CommandLine.Option;
+
+/**
+ * Where the cluster is, shared by every command that talks to Kafka. The defaults reach a running
+ * {@code healthctl demo}; SASL and TLS settings come from {@code --client-config}.
+ */
+public final class ClusterOptions {
+  @Option(names = "--bootstrap-servers", defaultValue = "${env:HEALTHMESH_BOOTSTRAP_SERVERS:-127.0.0.1:9092}",
+      description = "Kafka bootstrap servers (default: ${DEFAULT-VALUE}; env HEALTHMESH_BOOTSTRAP_SERVERS).")
+  String bootstrapServers;
+
+  @Option(names = "--schema-registry-url", defaultValue = "${env:HEALTHMESH_SCHEMA_REGISTRY_URL:-http://127.0.0.1:8081}",
+      description = "Schema registry URL (default: ${DEFAULT-VALUE}; env HEALTHMESH_SCHEMA_REGISTRY_URL).")
+  String schemaRegistryUrl;
+
+  @Option(names = "--client-config", paramLabel = "FILE",
+      description = "Kafka client properties (security.protocol, sasl.*, ssl.* ...) passed to every client.")
+  Path clientConfig;
+
+  /** Client properties: the file's, then the bootstrap servers. */
+  public Map<String, Object> client() {
+    Map<String, Object> props = new HashMap<>();
+    if (clientConfig != null) {
+      Properties file = new Properties();
+      try (InputStream in = Files.newInputStream(clientConfig)) {
+        file.load(in);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("cannot read --client-config " + clientConfig + ": " + e.getMessage(), e);
+      }
+      file.forEach((k, v) -> props.put(k.toString(), v));
+    }
+    props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    return props;
+  }
+
+  public SchemaRegistryClient registry() {
+    return new RestSchemaRegistryClient(schemaRegistryUrl);
+  }
+
+  /** For tests and embedding: options pointing at the given cluster. */
+  public static ClusterOptions of(String bootstrapServers, String schemaRegistryUrl) {
+    ClusterOptions options = new ClusterOptions();
+    options.bootstrapServers = bootstrapServers;
+    options.schemaRegistryUrl = schemaRegistryUrl;
+    return options;
+  }
+}

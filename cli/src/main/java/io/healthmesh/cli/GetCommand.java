@@ -1,0 +1,109 @@
+package io.healthmesh.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import io.healthmesh.cli.config.AvroJson;
+import io.healthmesh.cli.config.Catalog;
+import io.healthmesh.cli.config.ConfigTopics;
+import io.healthmesh.cli.config.ResourceKind;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.avro.specific.SpecificRecord;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code get}: show stored resources as a table, or as YAML/JSON that {@code apply} takes back. */
+@Command(name = "get", mixinStandardHelpOptions = true, description = {
+    "Show resources as stored in the config topics.",
+    "-o yaml and -o json print documents that apply takes back unchanged (fields at their default are left out)."})
+final class GetCommand implements Callable<Integer> {
+  static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
+      .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES).build());
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  enum Format { table, yaml, json }
+
+  @Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Mixin
+  ClusterOptions cluster;
+
+  @Parameters(index = "0", paramLabel = "KIND", description = "A resource kind, its plural or short name, or all.")
+  String kind;
+
+  @Parameters(index = "1", arity = "0..1", paramLabel = "NAME",
+      description = "One resource (a record set is zone/name/type).")
+  String name;
+
+  @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table, yaml or json (default: ${DEFAULT-VALUE}).")
+  Format format;
+
+  @Override
+  public Integer call() throws Exception {
+    List<ResourceKind> kinds = kind.equalsIgnoreCase("all") ? Arrays.asList(ResourceKind.values())
+        : List.of(ResourceKind.parse(kind).orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(),
+            "unknown kind '" + kind + "'; kinds: " + ResourceKind.names())));
+    List<String> warnings = new ArrayList<>();
+    Catalog catalog = new ConfigTopics(cluster.client(), cluster.registry()).read(warnings);
+    warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
+    List<ObjectNode> documents = new ArrayList<>();
+    for (ResourceKind k : kinds) {
+      for (Map.Entry<String, SpecificRecord> e : catalog.all(k).entrySet()) {
+        if (name == null || name.equals(e.getKey())) {
+          documents.add(document(k, e.getValue()));
+        }
+      }
+    }
+    if (name != null && documents.isEmpty()) {
+      spec.commandLine().getErr().println(kinds.get(0).kindName() + " '" + name + "' not found");
+      return 1;
+    }
+    print(spec.commandLine().getOut(), documents);
+    return 0;
+  }
+
+  /** A resource as a document: {@code kind} first, then its fields. */
+  static ObjectNode document(ResourceKind kind, SpecificRecord value) {
+    ObjectNode doc = YAML.createObjectNode().put("kind", kind.kindName());
+    doc.setAll(AvroJson.write(value, kind.identity()));
+    return doc;
+  }
+
+  private void print(PrintWriter out, List<ObjectNode> documents) throws Exception {
+    switch (format) {
+      case yaml -> {
+        for (int i = 0; i < documents.size(); i++) {
+          out.print((i > 0 ? "---\n" : "") + YAML.writeValueAsString(documents.get(i)));
+        }
+      }
+      case json -> out.println(JSON.writeValueAsString(documents.size() == 1 && name != null ? documents.get(0)
+          : JSON.createArrayNode().addAll(documents)));
+      case table -> {
+        out.printf("%-24s %-40s %s%n", "KIND", "NAME", "SUMMARY");
+        for (ObjectNode doc : documents) {
+          ResourceKind k = ResourceKind.parse(doc.get("kind").asText()).orElseThrow();
+          ObjectNode rest = doc.deepCopy();
+          rest.remove(List.of("kind", "name", "zone", "type"));
+          String key = k == ResourceKind.RESOURCE_RECORD_SET
+              ? doc.get("zone").asText() + "/" + doc.get("name").asText() + "/" + doc.get("type").asText()
+              : doc.get("name").asText();
+          String summary = JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(rest);
+          out.printf("%-24s %-40s %s%n", k.kindName(), key, summary.length() > 100 ? summary.substring(0, 97) + "..." : summary);
+        }
+      }
+    }
+    out.flush();
+  }
+}

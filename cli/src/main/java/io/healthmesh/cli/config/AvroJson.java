@@ -1,0 +1,241 @@
+package io.healthmesh.cli.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import org.apache.avro.LogicalTypes;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Converts between JSON/YAML trees and Avro specific records, guided by the schema: a missing field
+ * takes its schema default, enums match in any case, and every problem is reported with its path
+ * instead of stopping at the first one.
+ */
+public final class AvroJson {
+  private static final SpecificData DATA = SpecificData.get();
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private AvroJson() {}
+
+  /** Every problem of a conversion, as {@code path: message}. */
+  public static final class ConversionException extends Exception {
+    private final List<String> problems;
+
+    ConversionException(List<String> problems) {
+      super(String.join("; ", problems));
+      this.problems = List.copyOf(problems);
+    }
+
+    public List<String> problems() {
+      return problems;
+    }
+  }
+
+  /** @param ignored top-level fields that are not part of the schema (such as {@code kind}) */
+  public static <T extends SpecificRecord> T read(JsonNode node, Schema schema, List<String> ignored)
+      throws ConversionException {
+    List<String> problems = new ArrayList<>();
+    Object value = record(node, schema, "", ignored, problems);
+    if (!problems.isEmpty()) {
+      throw new ConversionException(problems);
+    }
+    @SuppressWarnings("unchecked")
+    T record = (T) value;
+    return record;
+  }
+
+  /** The record as a tree; fields that hold their default are left out unless listed in {@code always}. */
+  public static ObjectNode write(SpecificRecord record, List<String> always) {
+    return (ObjectNode) tree(record, record.getSchema(), always);
+  }
+
+  private static Object record(JsonNode node, Schema schema, String path, List<String> ignored, List<String> problems) {
+    if (!node.isObject()) {
+      problems.add(at(path) + "expected an object with fields " + fieldNames(schema) + ", got " + describe(node));
+      return null;
+    }
+    SpecificRecord record = (SpecificRecord) DATA.newRecord(null, schema);
+    for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+      String name = it.next();
+      if (schema.getField(name) == null && !ignored.contains(name)) {
+        problems.add(at(join(path, name)) + "unknown field; " + schema.getName() + " has " + fieldNames(schema));
+      }
+    }
+    for (Schema.Field field : schema.getFields()) {
+      JsonNode child = node.get(field.name());
+      String childPath = join(path, field.name());
+      if (child == null) {
+        if (field.hasDefaultValue()) {
+          record.put(field.pos(), DATA.deepCopy(field.schema(), DATA.getDefaultValue(field)));
+        } else {
+          problems.add(at(childPath) + "required");
+        }
+      } else {
+        record.put(field.pos(), value(child, field.schema(), childPath, problems));
+      }
+    }
+    return record;
+  }
+
+  private static Object value(JsonNode node, Schema schema, String path, List<String> problems) {
+    switch (schema.getType()) {
+      case UNION -> {
+        if (node.isNull()) {
+          if (schema.getTypes().stream().noneMatch(s -> s.getType() == Schema.Type.NULL)) {
+            problems.add(at(path) + "must not be null");
+          }
+          return null;
+        }
+        Schema branch = schema.getTypes().stream().filter(s -> s.getType() != Schema.Type.NULL).findFirst().orElseThrow();
+        return value(node, branch, path, problems);
+      }
+      case RECORD -> {
+        return record(node, schema, path, List.of(), problems);
+      }
+      case ARRAY -> {
+        if (!node.isArray()) {
+          problems.add(at(path) + "expected a list, got " + describe(node));
+          return List.of();
+        }
+        List<Object> items = new ArrayList<>();
+        for (int i = 0; i < node.size(); i++) {
+          items.add(value(node.get(i), schema.getElementType(), path + "[" + i + "]", problems));
+        }
+        return items;
+      }
+      case ENUM -> {
+        String text = node.asText();
+        for (String symbol : schema.getEnumSymbols()) {
+          if (node.isTextual() && symbol.equalsIgnoreCase(text)) {
+            return DATA.createEnum(symbol, schema);
+          }
+        }
+        problems.add(at(path) + "'" + text + "' is not one of " + schema.getEnumSymbols());
+        return null;
+      }
+      case STRING -> {
+        if (!node.isValueNode() || node.isNull()) {
+          problems.add(at(path) + "expected text, got " + describe(node));
+        }
+        return node.asText();
+      }
+      case BOOLEAN -> {
+        if (!node.isBoolean()) {
+          problems.add(at(path) + "expected true or false, got " + describe(node));
+        }
+        return node.asBoolean();
+      }
+      case INT -> {
+        if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+          problems.add(at(path) + "expected a whole number, got " + describe(node));
+        }
+        return node.asInt();
+      }
+      case LONG -> {
+        if (schema.getLogicalType() instanceof LogicalTypes.TimestampMillis) {
+          return instant(node, path, problems);
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToLong()) {
+          problems.add(at(path) + "expected a whole number, got " + describe(node));
+        }
+        return node.asLong();
+      }
+      case DOUBLE, FLOAT -> {
+        if (!node.isNumber()) {
+          problems.add(at(path) + "expected a number, got " + describe(node));
+        }
+        return schema.getType() == Schema.Type.FLOAT ? (Object) (float) node.asDouble() : node.asDouble();
+      }
+      default -> throw new IllegalArgumentException("no JSON mapping for Avro type " + schema.getType());
+    }
+  }
+
+  /** Timestamps: ISO-8601 text such as 2026-11-30T12:00:00Z, or milliseconds since the epoch. */
+  private static Instant instant(JsonNode node, String path, List<String> problems) {
+    if (node.isIntegralNumber()) {
+      return Instant.ofEpochMilli(node.asLong());
+    }
+    try {
+      return Instant.parse(node.asText());
+    } catch (DateTimeParseException e) {
+      problems.add(at(path) + "expected an ISO-8601 time such as 2026-11-30T12:00:00Z or epoch milliseconds, got "
+          + describe(node));
+      return Instant.EPOCH;
+    }
+  }
+
+  private static JsonNode tree(Object value, Schema schema, List<String> always) {
+    if (value == null) {
+      return NODES.nullNode();
+    }
+    switch (schema.getType()) {
+      case UNION -> {
+        return tree(value, schema.getTypes().get(DATA.resolveUnion(schema, value)), List.of());
+      }
+      case RECORD -> {
+        SpecificRecord record = (SpecificRecord) value;
+        ObjectNode object = NODES.objectNode();
+        for (Schema.Field field : schema.getFields()) {
+          Object fieldValue = record.get(field.pos());
+          if (!always.contains(field.name()) && field.hasDefaultValue()
+              && Objects.equals(DATA.getDefaultValue(field), fieldValue)) {
+            continue;
+          }
+          object.set(field.name(), tree(fieldValue, field.schema(), List.of()));
+        }
+        return object;
+      }
+      case ARRAY -> {
+        ArrayNode array = NODES.arrayNode();
+        for (Object item : (List<?>) value) {
+          array.add(tree(item, schema.getElementType(), List.of()));
+        }
+        return array;
+      }
+      case ENUM, STRING -> {
+        return NODES.textNode(value.toString());
+      }
+      case BOOLEAN -> {
+        return NODES.booleanNode((Boolean) value);
+      }
+      case INT -> {
+        return NODES.numberNode((Integer) value);
+      }
+      case LONG -> {
+        return value instanceof Instant instant ? NODES.textNode(instant.toString()) : NODES.numberNode((Long) value);
+      }
+      case DOUBLE, FLOAT -> {
+        return NODES.numberNode(((Number) value).doubleValue());
+      }
+      default -> throw new IllegalArgumentException("no JSON mapping for Avro type " + schema.getType());
+    }
+  }
+
+  private static String fieldNames(Schema schema) {
+    return schema.getFields().stream().map(Schema.Field::name).toList().toString();
+  }
+
+  private static String describe(JsonNode node) {
+    if (node.isContainerNode()) {
+      return node.isArray() ? "a list" : "an object";
+    }
+    return node.isTextual() ? "'" + node.asText() + "'" : node.toString();
+  }
+
+  private static String join(String path, String name) {
+    return path.isEmpty() ? name : path + "." + name;
+  }
+
+  private static String at(String path) {
+    return path.isEmpty() ? "" : path + ": ";
+  }
+}

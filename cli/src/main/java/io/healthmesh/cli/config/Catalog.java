@@ -1,0 +1,51 @@
+package io.healthmesh.cli.config;
+
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.avro.specific.SpecificRecord;
+
+/** The whole configuration: every resource by kind and key, in key order. */
+public final class Catalog {
+  private final Map<ResourceKind, TreeMap<String, SpecificRecord>> byKind = new EnumMap<>(ResourceKind.class);
+
+  public Catalog() {
+    for (ResourceKind kind : ResourceKind.values()) {
+      byKind.put(kind, new TreeMap<>());
+    }
+  }
+
+  public Catalog copy() {
+    Catalog copy = new Catalog();
+    byKind.forEach((kind, resources) -> copy.byKind.get(kind).putAll(resources));
+    return copy;
+  }
+
+  /** Applies a change: a resource with a null value removes the key. */
+  public void put(Resource resource) {
+    if (resource.value() == null) {
+      byKind.get(resource.kind()).remove(resource.key());
+    } else {
+      byKind.get(resource.kind()).put(resource.key(), resource.value());
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  public <T extends SpecificRecord> T get(ResourceKind kind, String key) {
+    return (T) byKind.get(kind).get(key);
+  }
+
+  public Map<String, SpecificRecord> all(ResourceKind kind) {
+    return java.util.Collections.unmodifiableMap(byKind.get(kind));
+  }
+
+  @SuppressWarnings("unchecked")
+  public <T extends SpecificRecord> Collection<T> values(ResourceKind kind) {
+    return (Collection<T>) byKind.get(kind).values();
+  }
+
+  public int size() {
+    return byKind.values().stream().mapToInt(Map::size).sum();
+  }
+}

@@ -1,0 +1,91 @@
+package io.healthmesh.cli.config;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Reads {@code -f} arguments: a file, a directory (its {@code .yaml}, {@code .yml} and {@code .json}
+ * files in name order) or {@code -} for standard input. YAML is a superset of JSON, so one parser
+ * reads both, with {@code ---} separating documents.
+ */
+public final class Documents {
+  private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder().build())
+      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+  private Documents() {}
+
+  /** What could be read, and every file or syntax problem. */
+  public record Loaded(List<Document> documents, List<String> problems) {}
+
+  public static Loaded load(List<String> paths, InputStream stdin) {
+    List<Document> documents = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    for (String path : paths) {
+      if (path.equals("-")) {
+        parse("<stdin>", stdin, documents, problems);
+        continue;
+      }
+      for (Path file : files(Path.of(path), problems)) {
+        try (InputStream in = Files.newInputStream(file)) {
+          parse(file.toString(), in, documents, problems);
+        } catch (IOException e) {
+          problems.add(file + ": cannot read: " + e.getMessage());
+        }
+      }
+    }
+    return new Loaded(documents, problems);
+  }
+
+  /** Documents of one stream, named {@code name} in messages. */
+  public static Loaded read(String name, InputStream in) {
+    List<Document> documents = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    parse(name, in, documents, problems);
+    return new Loaded(documents, problems);
+  }
+
+  private static List<Path> files(Path path, List<String> problems) {
+    if (Files.isDirectory(path)) {
+      try (Stream<Path> list = Files.list(path)) {
+        return list.filter(p -> p.toString().matches(".*\\.(ya?ml|json)$")).sorted().toList();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    if (!Files.isReadable(path)) {
+      problems.add(path + ": no such file or not readable");
+      return List.of();
+    }
+    return List.of(path);
+  }
+
+  private static void parse(String name, InputStream in, List<Document> documents, List<String> problems) {
+    int index = 0;
+    try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(in)) {
+      while (it.hasNextValue()) {
+        JsonNode node = it.nextValue();
+        index++;
+        if (node != null && !node.isNull() && !node.isMissingNode()) {
+          documents.add(new Document(name + ":" + index, node));
+        }
+      }
+    } catch (JsonProcessingException e) {
+      problems.add(name + ":" + (index + 1) + ": syntax error at line " + e.getLocation().getLineNr() + ": "
+          + e.getOriginalMessage());
+    } catch (IOException | RuntimeException e) {
+      problems.add(name + ":" + (index + 1) + ": cannot parse: " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,192 @@
+package io.healthmesh.cli.config;
+
+import io.healthmesh.cli.config.Resource.Ref;
+import io.healthmesh.config.BackendService;
+import io.healthmesh.config.CompositeHealthCheck;
+import io.healthmesh.config.ForwardingRule;
+import io.healthmesh.config.GeoItem;
+import io.healthmesh.config.HealthAggregationPolicy;
+import io.healthmesh.config.HealthCheckedTargets;
+import io.healthmesh.config.HealthSource;
+import io.healthmesh.config.LoadBalancerTarget;
+import io.healthmesh.config.LoadBalancerType;
+import io.healthmesh.config.ManagedZone;
+import io.healthmesh.config.PscBackend;
+import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.config.RoutingPolicy;
+import io.healthmesh.edge.rules.DnsConfigRules;
+import io.healthmesh.streams.rules.ConfigRules;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Checks a change against the whole configuration it lands in: the SPEC limits of each changed
+ * resource, that every name it refers to exists, and that no resource already applied is broken
+ * by it (for example a deleted backend service that a health source still names).
+ */
+public final class Validator {
+  private final Catalog before;
+  private final Catalog after;
+  private final Set<Ref> changed = new HashSet<>();
+
+  private Validator(Catalog before, List<Resource> changes) {
+    this.before = before;
+    this.after = before.copy();
+    for (Resource change : changes) {
+      after.put(change);
+      changed.add(change.ref());
+    }
+  }
+
+  /** Every problem of {@code changes} applied over {@code before}, as {@code origin: field: message (rule id)}. */
+  public static List<String> check(Catalog before, List<Resource> changes) {
+    return new Validator(before, changes).problems(changes);
+  }
+
+  private List<String> problems(List<Resource> changes) {
+    List<String> problems = new ArrayList<>();
+    for (Resource change : changes) {
+      if (change.value() != null) {
+        problems(after, change.kind(), change.key(), change.value())
+            .forEach(p -> problems.add(change.origin() + ": " + p));
+      }
+    }
+    for (ResourceKind kind : ResourceKind.values()) {
+      for (Map.Entry<String, SpecificRecord> e : after.all(kind).entrySet()) {
+        if (changed.contains(new Ref(kind, e.getKey()))) {
+          continue;
+        }
+        List<String> was = problems(before, kind, e.getKey(), e.getValue());
+        for (String p : problems(after, kind, e.getKey(), e.getValue())) {
+          if (!was.contains(p)) {
+            problems.add(new Ref(kind, e.getKey()) + " (already applied): " + p);
+          }
+        }
+      }
+    }
+    return problems;
+  }
+
+  private List<String> problems(Catalog c, ResourceKind kind, String key, SpecificRecord value) {
+    return switch (kind) {
+      case BACKEND_SERVICE -> backendService(c, key, (BackendService) value);
+      case HEALTH_AGGREGATION_POLICY -> ConfigRules.policy(key, (HealthAggregationPolicy) value);
+      case HEALTH_SOURCE -> healthSource(c, key, (HealthSource) value);
+      case COMPOSITE_HEALTH_CHECK -> composite(c, key, (CompositeHealthCheck) value);
+      case FORWARDING_RULE -> forwardingRule(c, key, (ForwardingRule) value);
+      case MANAGED_ZONE -> DnsConfigRules.zone(key, (ManagedZone) value);
+      case RESOURCE_RECORD_SET -> recordSet(c, key, (ResourceRecordSet) value);
+    };
+  }
+
+  private static List<String> backendService(Catalog c, String key, BackendService s) {
+    List<String> problems = new ArrayList<>(ConfigRules.backendService(key, s));
+    for (PscBackend neg : s.getPscBackends()) {
+      if (c.get(ResourceKind.FORWARDING_RULE, neg.getForwardingRule()) == null) {
+        problems.add("pscBackends[" + neg.getNegName() + "].forwardingRule: no ForwardingRule named '"
+            + neg.getForwardingRule() + "' (R-CH-8)");
+      }
+    }
+    return problems;
+  }
+
+  private static List<String> healthSource(Catalog c, String key, HealthSource s) {
+    BackendService service = c.get(ResourceKind.BACKEND_SERVICE, s.getBackendService());
+    HealthAggregationPolicy policy = c.get(ResourceKind.HEALTH_AGGREGATION_POLICY, s.getHealthAggregationPolicy());
+    List<String> problems = new ArrayList<>(ConfigRules.healthSource(key, s, service, policy));
+    if (service == null && !s.getBackendService().isBlank()) {
+      problems.add("backendService: no BackendService named '" + s.getBackendService() + "' (R-CH-1)");
+    }
+    if (policy == null && !s.getHealthAggregationPolicy().isBlank()) {
+      problems.add("healthAggregationPolicy: no HealthAggregationPolicy named '" + s.getHealthAggregationPolicy()
+          + "' (R-CH-1)");
+    }
+    return problems;
+  }
+
+  private List<String> composite(Catalog c, String key, CompositeHealthCheck chc) {
+    List<HealthSource> sources = new ArrayList<>();
+    List<String> missing = new ArrayList<>();
+    for (String name : chc.getHealthSources()) {
+      HealthSource source = c.get(ResourceKind.HEALTH_SOURCE, name);
+      if (source != null) {
+        sources.add(source);
+      } else if (c.get(ResourceKind.COMPOSITE_HEALTH_CHECK, name) != null) {
+        missing.add("healthSources: '" + name + "' is a composite health check; composites cannot be nested (R-CH-6)");
+      } else {
+        missing.add("healthSources: no HealthSource named '" + name + "' (R-CH-3)");
+      }
+    }
+    ForwardingRule destination = c.get(ResourceKind.FORWARDING_RULE, chc.getHealthDestination());
+    List<String> problems = new ArrayList<>(ConfigRules.composite(key, chc, sources, destinationOwner(c, key, chc),
+        destination));
+    problems.addAll(missing);
+    if (destination == null && !chc.getHealthDestination().isBlank()) {
+      problems.add("healthDestination: no ForwardingRule named '" + chc.getHealthDestination() + "' (R-CH-3)");
+    }
+    return problems;
+  }
+
+  /** R-CH-5: the first holder of a destination keeps it; a change that reuses it is the one at fault. */
+  private String destinationOwner(Catalog c, String key, CompositeHealthCheck chc) {
+    boolean mine = changed.contains(new Ref(ResourceKind.COMPOSITE_HEALTH_CHECK, key));
+    for (CompositeHealthCheck other : c.<CompositeHealthCheck>values(ResourceKind.COMPOSITE_HEALTH_CHECK)) {
+      boolean theirs = changed.contains(new Ref(ResourceKind.COMPOSITE_HEALTH_CHECK, other.getName()));
+      if (!other.getName().equals(key) && other.getHealthDestination().equals(chc.getHealthDestination())
+          && (mine && !theirs || mine == theirs && other.getName().compareTo(key) < 0)) {
+        return other.getName();
+      }
+    }
+    return null;
+  }
+
+  private static List<String> forwardingRule(Catalog c, String key, ForwardingRule r) {
+    List<String> problems = new ArrayList<>(ConfigRules.forwardingRule(key, r));
+    if (!r.getBackendService().isBlank() && c.get(ResourceKind.BACKEND_SERVICE, r.getBackendService()) == null) {
+      problems.add("backendService: no BackendService named '" + r.getBackendService() + "' (R-DNSHC-1)");
+    }
+    return problems;
+  }
+
+  private static List<String> recordSet(Catalog c, String key, ResourceRecordSet r) {
+    ManagedZone zone = c.get(ResourceKind.MANAGED_ZONE, r.getZone());
+    List<String> problems = new ArrayList<>(DnsConfigRules.recordSet(key, r, zone));
+    if (zone == null) {
+      problems.add("zone: no ManagedZone named '" + r.getZone() + "'");
+    }
+    for (LoadBalancerTarget lb : loadBalancers(r.getRoutingPolicy()).toList()) {
+      ForwardingRule rule = c.get(ResourceKind.FORWARDING_RULE, lb.getForwardingRule());
+      if (rule == null) {
+        problems.add("routingPolicy: healthCheckedTargets names no ForwardingRule '" + lb.getForwardingRule()
+            + "' (R-DNSHC-1)");
+      } else if (rule.getLoadBalancerType() == LoadBalancerType.none) {
+        problems.add("routingPolicy: forwarding rule '" + rule.getName()
+            + "' has loadBalancerType none; a health-checked target must be an internal load balancer (R-DNSHC-1)");
+      }
+    }
+    return problems;
+  }
+
+  private static Stream<LoadBalancerTarget> loadBalancers(RoutingPolicy policy) {
+    if (policy == null) {
+      return Stream.empty();
+    }
+    Stream<HealthCheckedTargets> targets = Stream.empty();
+    if (policy.getWrr() != null) {
+      targets = policy.getWrr().getItems().stream().map(i -> i.getHealthCheckedTargets());
+    }
+    if (policy.getGeo() != null) {
+      targets = Stream.concat(targets, policy.getGeo().getItems().stream().map(GeoItem::getHealthCheckedTargets));
+    }
+    if (policy.getPrimaryBackup() != null) {
+      targets = Stream.concat(targets, Stream.concat(Stream.of(policy.getPrimaryBackup().getPrimaryTargets()),
+          policy.getPrimaryBackup().getBackupGeoTargets().getItems().stream().map(GeoItem::getHealthCheckedTargets)));
+    }
+    return targets.filter(t -> t != null).flatMap(t -> t.getInternalLoadBalancers().stream());
+  }
+}

@@ -1,0 +1,68 @@
+package io.healthmesh.cli;
+
+import io.healthmesh.kafka.embedded.EmbeddedKafka;
+import io.healthmesh.registry.RegistrySettings;
+import io.healthmesh.registry.SchemaRegistry;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+
+/** healthctl run in-process against a real broker and registry, with its output captured. */
+final class Cli implements AutoCloseable {
+  final EmbeddedKafka kafka;
+  final SchemaRegistry registry;
+
+  record Run(int exit, String out, String err) {}
+
+  Cli() {
+    kafka = EmbeddedKafka.builder().partitions(2).start();
+    registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()));
+  }
+
+  Run run(String... args) {
+    return runWithInput("", args);
+  }
+
+  /** Runs with {@code stdin} as standard input; the cluster flags come first. */
+  Run runWithInput(String stdin, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    InputStream in = System.in;
+    System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+    try {
+      List<String> all = new ArrayList<>(List.of(args));
+      all.addAll(1, List.of("--bootstrap-servers", kafka.bootstrapServers(), "--schema-registry-url", registry.url()));
+      int exit = Healthctl.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+          .execute(all.toArray(String[]::new));
+      return new Run(exit, out.toString(), err.toString());
+    } finally {
+      System.setIn(in);
+    }
+  }
+
+  /** The end offset of every partition of the topics, to prove that nothing was written. */
+  Map<TopicPartition, Long> endOffsets(List<String> topics) throws Exception {
+    try (Admin admin = kafka.admin()) {
+      Map<TopicPartition, OffsetSpec> request = admin.describeTopics(topics).allTopicNames().get().values().stream()
+          .flatMap(d -> d.partitions().stream().map(p -> new TopicPartition(d.name(), p.partition())))
+          .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
+      return admin.listOffsets(request).all().get().entrySet().stream()
+          .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+    }
+  }
+
+  @Override
+  public void close() {
+    registry.close();
+    kafka.close();
+  }
+}

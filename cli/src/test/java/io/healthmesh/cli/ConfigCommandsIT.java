@@ -1,0 +1,117 @@
+package io.healthmesh.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.healthmesh.cli.config.ResourceKind;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/** apply, validate, get and delete over a real broker and registry, in the order a user meets them. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConfigCommandsIT {
+  private static final Path DEMO = Path.of("../examples/demo.yaml").toAbsolutePath();
+  private static final List<String> CONFIG_TOPICS =
+      Arrays.stream(ResourceKind.values()).map(k -> k.topic().name()).toList();
+  private static Cli cli;
+
+  @BeforeAll
+  static void start() {
+    cli = new Cli();
+  }
+
+  @AfterAll
+  static void stop() {
+    cli.close();
+  }
+
+  @Test
+  @Order(1)
+  void writesNothing_whenOneDocumentOfTheFileIsInvalid(@TempDir Path dir) throws Exception {
+    var before = cli.endOffsets(CONFIG_TOPICS);
+    Path file = dir.resolve("bad.yaml");
+    Files.writeString(file, Files.readString(DEMO).replace("weight: 75", "weight: 7500"));
+    Cli.Run run = cli.run("apply", "-f", file.toString());
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err()).contains(file + ":12: routingPolicy.wrr.items[1].weight: 7500 is outside 0..1000 (R-WRR-1)")
+        .contains("1 problem(s); nothing was applied");
+    assertThat(cli.endOffsets(CONFIG_TOPICS)).isEqualTo(before);
+  }
+
+  @Test
+  @Order(2)
+  void createsEveryResource_thenChangesNothing_whenAppliedTwice() throws Exception {
+    Cli.Run first = cli.run("apply", "-f", DEMO.toString());
+    assertThat(first.exit()).as(first.err()).isZero();
+    assertThat(first.out()).contains("BackendService/orders-use1 created", "ResourceRecordSet/internal/api.example.internal./A created");
+    var after = cli.endOffsets(CONFIG_TOPICS);
+
+    Cli.Run second = cli.run("apply", "-f", DEMO.toString());
+    assertThat(second.exit()).isZero();
+    assertThat(second.out()).contains("BackendService/orders-use1 unchanged").doesNotContain("created", "configured");
+    assertThat(cli.endOffsets(CONFIG_TOPICS)).isEqualTo(after);
+  }
+
+  @Test
+  @Order(3)
+  void printsDocumentsThatApplyTakesBack_whenGetAllAsYaml(@TempDir Path dir) throws Exception {
+    Cli.Run get = cli.run("get", "all", "-o", "yaml");
+    assertThat(get.exit()).isZero();
+    assertThat(get.out()).contains("kind: BackendService\nname: orders-use1\n");
+    Path copy = dir.resolve("copy.yaml");
+    Files.writeString(copy, get.out());
+    Cli.Run reapply = cli.run("apply", "-f", copy.toString());
+    assertThat(reapply.exit()).isZero();
+    assertThat(reapply.out().lines()).hasSize(17).allMatch(l -> l.endsWith(" unchanged"));
+  }
+
+  @Test
+  @Order(4)
+  void updatesOneResource_whenAFieldChanges() {
+    String policy = "kind: HealthAggregationPolicy\nname: majority-us-east1\nregion: us-east1\n"
+        + "healthyPercentThreshold: 75\nminHealthyThreshold: 3\n";
+    Cli.Run run = cli.runWithInput(policy, "apply", "-f", "-");
+    assertThat(run.out().strip()).isEqualTo("HealthAggregationPolicy/majority-us-east1 configured");
+    Cli.Run get = cli.run("get", "hap", "majority-us-east1", "-o", "json");
+    assertThat(get.out()).contains("\"healthyPercentThreshold\" : 75", "\"minHealthyThreshold\" : 3");
+    assertThat(cli.run("get", "policy-that-is-not", "x").exit()).isEqualTo(2);
+    assertThat(cli.run("get", "hap", "nope").exit()).isEqualTo(1);
+  }
+
+  @Test
+  @Order(5)
+  void checksAgainstTheCluster_whenValidating() {
+    String source = "kind: HealthSource\nname: s\nregion: us-east1\nbackendService: orders-use1\n"
+        + "healthAggregationPolicy: majority-us-east1\n";
+    assertThat(cli.runWithInput(source, "validate", "-f", "-").out()).contains("HealthSource/s valid, would be created");
+    Cli.Run offline = cli.runWithInput(source, "validate", "--offline", "-f", "-");
+    assertThat(offline.exit()).isEqualTo(2);
+    assertThat(offline.err()).contains("<stdin>:1: backendService: no BackendService named 'orders-use1' (R-CH-1)");
+  }
+
+  @Test
+  @Order(6)
+  void refusesToDeleteAReferencedService_butDeletesItWithItsReferrers() throws Exception {
+    var before = cli.endOffsets(CONFIG_TOPICS);
+    Cli.Run refused = cli.run("delete", "bs", "orders-euw1");
+    assertThat(refused.exit()).isEqualTo(2);
+    assertThat(refused.err()).contains("HealthSource/orders-euw1-src (already applied): backendService: no BackendService"
+        + " named 'orders-euw1' (R-CH-1)");
+    assertThat(cli.endOffsets(CONFIG_TOPICS)).isEqualTo(before);
+
+    Cli.Run all = cli.run("delete", "-f", DEMO.toString());
+    assertThat(all.exit()).as(all.err()).isZero();
+    assertThat(all.out().lines()).hasSize(17).allMatch(l -> l.endsWith(" deleted"));
+    assertThat(cli.run("get", "all").out().lines()).hasSize(1); // the header only
+    assertThat(cli.run("delete", "zone", "internal").exit()).isEqualTo(1);
+    assertThat(cli.run("delete", "zone", "internal", "--ignore-not-found").exit()).isZero();
+  }
+}

@@ -1,0 +1,59 @@
+package io.healthmesh.cli.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healthmesh.config.ManagedZone;
+import io.healthmesh.config.ZoneVisibility;
+import io.healthmesh.events.ProbeResult;
+import java.time.Instant;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+import org.junit.jupiter.api.Test;
+
+class AvroJsonTest {
+
+  @Test
+  void readsBackWhatItWrote_forEveryDemoResource() throws Exception {
+    for (Resource r : Configs.demo()) {
+      SpecificRecord again = AvroJson.read(AvroJson.write(r.value(), r.kind().identity()), r.kind().schema(), List.of());
+      assertThat(again).as(r.ref().toString()).isEqualTo(r.value());
+    }
+  }
+
+  @Test
+  void leavesDefaultsOut_butKeepsIdentity() {
+    ManagedZone zone = ManagedZone.newBuilder().setName("z").setDnsName("z.internal.").build();
+    assertThat(AvroJson.write(zone, List.of("name")).toString()).isEqualTo("{\"name\":\"z\",\"dnsName\":\"z.internal.\"}");
+  }
+
+  @Test
+  void matchesEnumsInAnyCase_andFillsDefaults() throws Exception {
+    ManagedZone zone = AvroJson.read(new ObjectMapper().readTree("{\"name\":\"z\",\"dnsName\":\"z.\",\"visibility\":\"public\"}"),
+        ManagedZone.getClassSchema(), List.of());
+    assertThat(zone.getVisibility()).isEqualTo(ZoneVisibility.PUBLIC);
+    assertThat(zone.getSoaMinimumTtl()).isEqualTo(300);
+  }
+
+  @Test
+  void readsTimestampsAsIsoTextOrEpochMillis() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    ProbeResult iso = AvroJson.read(json.readTree("{\"eventTime\":\"2026-11-30T12:00:00Z\"}"),
+        ProbeResult.getClassSchema(), List.of());
+    ProbeResult millis = AvroJson.read(json.readTree("{\"eventTime\":1796040000000}"), ProbeResult.getClassSchema(), List.of());
+    assertThat(iso.getEventTime()).isEqualTo(Instant.parse("2026-11-30T12:00:00Z")).isEqualTo(millis.getEventTime());
+    assertThatThrownBy(() -> AvroJson.read(json.readTree("{\"eventTime\":\"yesterday\"}"), ProbeResult.getClassSchema(),
+        List.of())).hasMessageContaining("eventTime: expected an ISO-8601 time");
+  }
+
+  @Test
+  void reportsEveryProblemWithItsPath() {
+    assertThatThrownBy(() -> AvroJson.read(new ObjectMapper().readTree(
+        "{\"name\":1,\"dnsName\":\"z.\",\"networks\":\"10.0.0.0/8\",\"visibility\":\"secret\"}"),
+        ManagedZone.getClassSchema(), List.of()))
+        .isInstanceOfSatisfying(AvroJson.ConversionException.class, e -> assertThat(e.problems()).containsExactly(
+            "visibility: 'secret' is not one of [PRIVATE, PUBLIC]",
+            "networks: expected a list, got '10.0.0.0/8'"));
+  }
+}

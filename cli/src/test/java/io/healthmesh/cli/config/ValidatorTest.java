@@ -1,0 +1,421 @@
+package io.healthmesh.cli.config;
+
+import static io.healthmesh.cli.config.Configs.problems;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** One invalid document per SPEC rule that {@code apply} enforces, over the demo configuration. */
+class ValidatorTest {
+  private static final String SOURCE = """
+      kind: HealthSource
+      name: new-src
+      region: us-east1
+      backendService: orders-use1
+      healthAggregationPolicy: majority-us-east1
+      """;
+  private static final String SERVICE = """
+      kind: BackendService
+      name: extra
+      region: us-east1
+      loadBalancingScheme: %s
+      backendType: %s
+      healthCheck: {protocol: TCP, port: 80}
+      endpoints: [{id: vm-1, ipAddress: 10.1.0.50}]
+      """;
+
+  @Test
+  void acceptsTheDemoConfiguration_whenAppliedOverNothing() {
+    assertThat(Validator.check(new Catalog(), Configs.demo())).isEmpty();
+  }
+
+  @Test
+  void acceptsTheDemoConfiguration_whenAppliedOverItself() {
+    assertThat(Validator.check(Configs.demoCatalog(), Configs.demo())).isEmpty();
+  }
+
+  @Test
+  void namesFileDocumentFieldAndRule_whenAHealthSourceNamesAMissingService() {
+    // R-CH-1
+    assertThat(problems(SOURCE.replace("backendService: orders-use1", "backendService: nope")))
+        .containsExactly("test.yaml:1: backendService: no BackendService named 'nope' (R-CH-1)");
+  }
+
+  @Test
+  void rejects_whenAHealthSourceNamesAMissingPolicy() {
+    // R-CH-1
+    assertThat(problems(SOURCE.replace("majority-us-east1", "lenient")))
+        .containsExactly("test.yaml:1: healthAggregationPolicy: no HealthAggregationPolicy named 'lenient' (R-CH-1)");
+  }
+
+  @Test
+  void rejects_whenTheSourceServiceHasAnExternalScheme() {
+    // R-CH-2
+    assertThat(problems(SERVICE.formatted("EXTERNAL_MANAGED", "GCE_VM_IP_PORT") + "---\n"
+        + SOURCE.replace("orders-use1", "extra")))
+        .containsExactly("test.yaml:2: backendService: 'extra' uses scheme EXTERNAL_MANAGED;"
+            + " a health source needs INTERNAL or INTERNAL_MANAGED (R-CH-2)");
+  }
+
+  @Test
+  void rejects_whenTheSourceServiceHasServerlessBackends() {
+    // R-CH-2
+    assertThat(problems(SERVICE.formatted("INTERNAL", "SERVERLESS") + "---\n" + SOURCE.replace("orders-use1", "extra")))
+        .singleElement().asString().startsWith("test.yaml:2: backendService: 'extra' has backends of type SERVERLESS")
+        .endsWith("(R-CH-2)");
+  }
+
+  @Test
+  void rejects_whenACompositeHasNoSources() {
+    // R-CH-3
+    assertThat(problems(composite("[]", "fr-extra") + FORWARDING_RULE))
+        .containsExactly("test.yaml:1: healthSources: 0 sources; a composite health check takes 1 to 10 (R-CH-3)");
+  }
+
+  @Test
+  void rejects_whenACompositeHasElevenSources() {
+    // R-CH-3
+    String sources = IntStream.rangeClosed(1, 11).mapToObj(i -> SOURCE.replace("new-src", "src-" + i))
+        .collect(Collectors.joining("---\n"));
+    String names = IntStream.rangeClosed(1, 11).mapToObj(i -> "src-" + i).collect(Collectors.joining(", ", "[", "]"));
+    assertThat(problems(sources + "---\n" + composite(names, "fr-extra") + FORWARDING_RULE))
+        .containsExactly("test.yaml:12: healthSources: 11 sources; a composite health check takes 1 to 10 (R-CH-3)");
+  }
+
+  @Test
+  void accepts_whenACompositeHasTenSources() {
+    // R-CH-3
+    String sources = IntStream.rangeClosed(1, 10).mapToObj(i -> SOURCE.replace("new-src", "src-" + i))
+        .collect(Collectors.joining("---\n"));
+    String names = IntStream.rangeClosed(1, 10).mapToObj(i -> "src-" + i).collect(Collectors.joining(", ", "[", "]"));
+    assertThat(problems(sources + "---\n" + composite(names, "fr-extra") + FORWARDING_RULE)).isEmpty();
+  }
+
+  @Test
+  void rejects_whenTheDestinationIsMissing() {
+    // R-CH-3
+    assertThat(problems(composite("[orders-use1-src]", "fr-nope")))
+        .containsExactly("test.yaml:1: healthDestination: no ForwardingRule named 'fr-nope' (R-CH-3)");
+  }
+
+  @Test
+  void rejectsTheNewcomer_whenAForwardingRuleIsAlreadyADestination() {
+    // R-CH-5
+    assertThat(problems(composite("[orders-use1-src]", "fr-orders-use1")))
+        .containsExactly("test.yaml:1: healthDestination: forwarding rule 'fr-orders-use1' is already the destination"
+            + " of composite health check 'orders-use1-chc' (R-CH-5)");
+  }
+
+  @Test
+  void rejects_whenACompositeNamesAnotherCompositeAsSource() {
+    // R-CH-6
+    assertThat(problems(composite("[orders-use1-chc]", "fr-extra") + FORWARDING_RULE))
+        .containsExactly("test.yaml:1: healthSources: 'orders-use1-chc' is a composite health check;"
+            + " composites cannot be nested (R-CH-6)");
+  }
+
+  @Test
+  void rejects_whenASourceUsesAServiceFedByACompositeState() {
+    // R-CH-6
+    assertThat(problems(SERVICE.formatted("INTERNAL_MANAGED", "PRIVATE_SERVICE_CONNECT") + "---\n"
+        + SOURCE.replace("orders-use1", "extra")))
+        .anySatisfy(p -> assertThat(p).startsWith("test.yaml:2: backendService:").endsWith("(R-CH-6)"));
+  }
+
+  @Test
+  void rejects_whenACompositeSpansTwoRegions() {
+    // R-CH-7
+    assertThat(problems(composite("[orders-euw1-src]", "fr-extra") + FORWARDING_RULE))
+        .containsExactly("test.yaml:1: healthSources[orders-euw1-src]: in default/europe-west1, not default/us-east1;"
+            + " every resource of a composite health check is in one region and project (R-CH-7)");
+  }
+
+  @Test
+  void rejects_whenASourceAndItsPolicyAreInDifferentRegions() {
+    // R-CH-7
+    assertThat(problems(SOURCE.replace("majority-us-east1", "majority-europe-west1")))
+        .singleElement().asString().startsWith("test.yaml:1: healthAggregationPolicy: in default/europe-west1").endsWith("(R-CH-7)");
+  }
+
+  @Test
+  void reportsTheExistingResource_whenAChangeBreaksIt() {
+    // R-CH-7: moving the service breaks the source that is already applied
+    assertThat(problems(SERVICE.formatted("INTERNAL_MANAGED", "GCE_VM_IP_PORT").replace("extra", "orders-use1")
+        .replace("region: us-east1", "region: europe-west1")))
+        .containsExactly("HealthSource/orders-use1-src (already applied): backendService: in default/europe-west1,"
+            + " not default/us-east1; every resource of a composite health check is in one region and project (R-CH-7)");
+  }
+
+  @Test
+  void rejects_whenPolicyThresholdsAreOutOfRange() {
+    // R-AGG-1
+    assertThat(problems("""
+        kind: HealthAggregationPolicy
+        name: odd
+        healthyPercentThreshold: 101
+        minHealthyThreshold: -1
+        """)).containsExactly(
+        "test.yaml:1: healthyPercentThreshold: 101 is outside 0..100 (R-AGG-1)",
+        "test.yaml:1: minHealthyThreshold: -1 must be at least 0 (R-AGG-1)");
+  }
+
+  @Test
+  void rejects_whenHealthCheckThresholdsAreZero() {
+    // R-EP-2
+    assertThat(problems(SERVICE.formatted("INTERNAL", "GCE_VM_IP").replace("port: 80}", "port: 80, healthyThreshold: 0}")))
+        .containsExactly("test.yaml:1: healthCheck.healthyThreshold: 0 must be at least 1 (R-EP-2)");
+  }
+
+  @Test
+  void rejects_whenAWeightIsAbove1000() {
+    // R-WRR-1
+    assertThat(problems(wrr(1001, 0))).containsExactly(
+        "test.yaml:1: routingPolicy.wrr.items[0].weight: 1001 is outside 0..1000 (R-WRR-1)");
+    assertThat(problems(wrr(1000, 0))).isEmpty();
+    assertThat(problems(wrr(-1, 0))).singleElement().asString().endsWith("(R-WRR-1)");
+  }
+
+  @Test
+  void rejects_whenTrickleIsOutside0To1() {
+    // R-FO-3
+    assertThat(problems(failover("internal", 1.5))).containsExactly(
+        "test.yaml:1: routingPolicy.primaryBackup.trickleTraffic: 1.5 is outside 0..1 (R-FO-3)");
+    assertThat(problems(failover("internal", 1.0))).isEmpty();
+  }
+
+  @Test
+  void rejects_whenFailoverIsInAPublicZone() {
+    // R-FO-6 (and R-DNSHC-5, since its targets are internal load balancers)
+    assertThat(problems(PUBLIC_ZONE + failover("public", 0.1).replace("example.internal.", "example.com.")))
+        .contains("test.yaml:2: routingPolicy.primaryBackup: zone 'public' is public; failover policies are allowed"
+            + " only in private zones (R-FO-6)");
+  }
+
+  @Test
+  void rejects_whenAnInternalLoadBalancerIsCheckedInAPublicZone() {
+    // R-DNSHC-5
+    assertThat(problems(PUBLIC_ZONE + wrr(10, 10).replace("zone: internal", "zone: public")
+        .replace("example.internal.", "example.com."))).containsExactly(
+        "test.yaml:2: routingPolicy: zone 'public' is public; health checks of internal load balancers exist only"
+            + " in private zones (R-DNSHC-5)");
+  }
+
+  @Test
+  void rejects_whenARecordSetHasTwoPolicyTypes() {
+    // R-DNS-1
+    assertThat(problems(wrr(10, 10).replace("routingPolicy:\n", """
+        routingPolicy:
+          geo:
+            items: [{location: us-east1, rrdatas: [10.9.0.1]}]
+        """))).containsExactly("test.yaml:1: routingPolicy: sets 2 policy types; exactly one of wrr, geo, primaryBackup"
+        + " is allowed (a failover's backup is its own geo policy) (R-DNS-1)");
+  }
+
+  @Test
+  void rejects_whenARecordSetHasRrdatasAndAPolicy() {
+    // R-DNS-1
+    assertThat(problems(wrr(10, 10).replace("ttl: 30\n", "ttl: 30\nrrdatas: [10.9.9.9]\n")))
+        .singleElement().asString().endsWith("takes its rrdatas from the policy items (R-DNS-1)");
+  }
+
+  @Test
+  void rejects_whenAPolicyIsInAForwardingZone() {
+    // R-DNS-2
+    assertThat(problems("""
+        kind: ManagedZone
+        name: fwd
+        dnsName: corp.internal.
+        zoneType: FORWARDING
+        networks: [10.0.0.0/8]
+        ---
+        """ + wrr(10, 10).replace("zone: internal", "zone: fwd").replace("example.internal.", "corp.internal.")))
+        .containsExactly("test.yaml:2: routingPolicy: zone 'fwd' is a FORWARDING zone; routing policies are allowed"
+            + " only in standard zones (R-DNS-2)");
+  }
+
+  @Test
+  void rejects_whenADnssecZoneMixesCheckedAndUncheckedItems() {
+    // R-DNS-3
+    String zone = """
+        kind: ManagedZone
+        name: signed
+        dnsName: signed.internal.
+        dnssecEnabled: true
+        networks: [10.0.0.0/8]
+        ---
+        """;
+    String mixed = wrr(10, 10).replace("zone: internal", "zone: signed").replace("example.internal.", "signed.internal.")
+        .replace("        healthCheckedTargets:\n          externalEndpoints: [10.2.0.7]\n", "");
+    assertThat(problems(zone + mixed)).containsExactly("test.yaml:2: routingPolicy: the zone has DNSSEC on, so a policy"
+        + " cannot mix health-checked and un-checked items (R-DNS-3)");
+    String twoAddresses = wrr(10, 10).replace("zone: internal", "zone: signed")
+        .replace("example.internal.", "signed.internal.").replace("[10.2.0.7]\n", "[10.2.0.7, 10.2.0.8]\n");
+    assertThat(problems(zone + twoAddresses)).containsExactly("test.yaml:2: routingPolicy: the zone has DNSSEC on and"
+        + " the policy uses health checks, so each item holds a single IP address (R-DNS-3)");
+  }
+
+  @Test
+  void rejects_whenHealthChecksAreOnATxtRecordSet() {
+    // SPEC section 4: health checking applies to A and AAAA only
+    assertThat(problems("""
+        kind: ResourceRecordSet
+        zone: internal
+        name: txt.example.internal.
+        type: TXT
+        routingPolicy:
+          wrr:
+            items:
+              - {weight: 1, rrdatas: ['"v=1"'], healthCheckedTargets: {externalEndpoints: [10.2.0.7]}}
+        """)).containsExactly("test.yaml:1: routingPolicy.wrr.items[0].healthCheckedTargets: health checking applies"
+        + " to A and AAAA record sets only, not TXT (SPEC section 4)");
+  }
+
+  @Test
+  void rejects_whenTheTypeIsUnsupportedOrTheDataInvalid() {
+    assertThat(problems("""
+        kind: ResourceRecordSet
+        zone: internal
+        name: x.example.internal.
+        type: A
+        rrdatas: [10.0.0.300]
+        ---
+        kind: ResourceRecordSet
+        zone: internal
+        name: y.example.internal.
+        type: NAPTR
+        rrdatas: [x]
+        """)).satisfiesExactly(
+        p -> assertThat(p).startsWith("test.yaml:1: rrdatas: '10.0.0.300' is not valid A data"),
+        p -> assertThat(p).isEqualTo("test.yaml:2: type: 'NAPTR' is not one of [A, AAAA, CNAME, MX, SRV, TXT]"));
+  }
+
+  @Test
+  void rejects_whenACheckedTargetIsNotAnInternalLoadBalancer() {
+    // R-DNSHC-1
+    assertThat(problems("""
+        kind: ForwardingRule
+        name: fr-plain
+        region: us-east1
+        ipAddress: 10.1.0.200
+        loadBalancerType: none
+        backendService: orders-use1
+        ---
+        """ + wrr(1, 1).replace("fr-orders-use1", "fr-plain")))
+        .containsExactly("test.yaml:2: routingPolicy: forwarding rule 'fr-plain' has loadBalancerType none;"
+            + " a health-checked target must be an internal load balancer (R-DNSHC-1)");
+    assertThat(problems(wrr(1, 1).replace("fr-orders-use1", "fr-nope")))
+        .containsExactly("test.yaml:1: routingPolicy: healthCheckedTargets names no ForwardingRule 'fr-nope' (R-DNSHC-1)");
+  }
+
+  @Test
+  void listsEveryProblemAtOnce_whenSeveralDocumentsAreWrong() {
+    List<String> problems = problems(wrr(1001, 2000) + "---\n" + SOURCE.replace("orders-use1", "nope")
+        + "---\nkind: Gadget\nname: x\n");
+    assertThat(problems).containsExactlyInAnyOrder(
+        "test.yaml:3: kind: 'Gadget' is not one of BackendService, HealthAggregationPolicy, HealthSource,"
+            + " CompositeHealthCheck, ForwardingRule, ManagedZone, ResourceRecordSet",
+        "test.yaml:1: routingPolicy.wrr.items[0].weight: 1001 is outside 0..1000 (R-WRR-1)",
+        "test.yaml:1: routingPolicy.wrr.items[1].weight: 2000 is outside 0..1000 (R-WRR-1)",
+        "test.yaml:2: backendService: no BackendService named 'nope' (R-CH-1)");
+  }
+
+  @Test
+  void namesThePath_whenAFieldIsUnknownOrOfTheWrongType() {
+    assertThat(problems("""
+        kind: HealthAggregationPolicy
+        name: p
+        healthyPercent: 75
+        minHealthyThreshold: three
+        """)).containsExactly(
+        "test.yaml:1: healthyPercent: unknown field; HealthAggregationPolicy has [name, project, region,"
+            + " healthyPercentThreshold, minHealthyThreshold]",
+        "test.yaml:1: minHealthyThreshold: expected a whole number, got 'three'");
+  }
+
+  @Test
+  void rejects_whenTheSameResourceIsDeclaredTwice() {
+    assertThat(problems(SOURCE + "---\n" + SOURCE))
+        .containsExactly("test.yaml:2: name: HealthSource/new-src is also declared at test.yaml:1");
+  }
+
+  @Test
+  void namesTheLine_whenTheYamlIsBroken() {
+    assertThat(problems("kind: HealthSource\nname: [unclosed\n")).singleElement().asString()
+        .startsWith("test.yaml:1: syntax error at line");
+  }
+
+  @Test
+  void refusesToDelete_whenARemainingResourceRefersToIt() {
+    // R-CH-1: the source would name a backend service that no longer exists
+    List<String> problems = Validator.check(Configs.demoCatalog(),
+        List.of(new Resource(ResourceKind.BACKEND_SERVICE, "orders-use1", null, "delete")));
+    assertThat(problems).contains(
+        "HealthSource/orders-use1-src (already applied): backendService: no BackendService named 'orders-use1' (R-CH-1)",
+        "ForwardingRule/fr-orders-use1 (already applied): backendService: no BackendService named 'orders-use1' (R-DNSHC-1)");
+  }
+
+  private static final String FORWARDING_RULE = """
+      ---
+      kind: ForwardingRule
+      name: fr-extra
+      region: us-east1
+      ipAddress: 10.1.0.101
+      backendService: orders-use1
+      """;
+
+  private static final String PUBLIC_ZONE = """
+      kind: ManagedZone
+      name: public
+      dnsName: example.com.
+      visibility: public
+      ---
+      """;
+
+  private static String composite(String sources, String destination) {
+    return """
+        kind: CompositeHealthCheck
+        name: extra-chc
+        region: us-east1
+        healthSources: %s
+        healthDestination: %s
+        """.formatted(sources, destination);
+  }
+
+  private static String wrr(int first, int second) {
+    return """
+        kind: ResourceRecordSet
+        zone: internal
+        name: new.example.internal.
+        type: A
+        ttl: 30
+        routingPolicy:
+          wrr:
+            items:
+              - weight: %d
+                rrdatas: [10.1.0.100]
+                healthCheckedTargets:
+                  internalLoadBalancers: [{forwardingRule: fr-orders-use1}]
+              - weight: %d
+                rrdatas: [10.2.0.7]
+                healthCheckedTargets:
+                  externalEndpoints: [10.2.0.7]
+        """.formatted(first, second);
+  }
+
+  private static String failover(String zone, double trickle) {
+    return """
+        kind: ResourceRecordSet
+        zone: %s
+        name: fo.example.internal.
+        type: A
+        routingPolicy:
+          primaryBackup:
+            primaryTargets: {internalLoadBalancers: [{forwardingRule: fr-orders-use1}]}
+            backupGeoTargets: {items: [{location: europe-west1, rrdatas: [10.2.0.100]}]}
+            trickleTraffic: %s
+        """.formatted(zone, trickle);
+  }
+}

@@ -1,0 +1,249 @@
+package io.healthmesh.edge.rules;
+
+import io.healthmesh.config.GeoItem;
+import io.healthmesh.config.GeoPolicy;
+import io.healthmesh.config.HealthCheckedTargets;
+import io.healthmesh.config.ManagedZone;
+import io.healthmesh.config.PrimaryBackupPolicy;
+import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.config.RoutingPolicy;
+import io.healthmesh.config.WrrItem;
+import io.healthmesh.config.ZoneType;
+import io.healthmesh.config.ZoneVisibility;
+import io.healthmesh.edge.state.Cidr;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.TextParseException;
+import org.xbill.DNS.Type;
+
+/**
+ * SPEC section 4 limits on zones and record sets, checked by {@code healthctl} before it writes and
+ * by the edge before it serves. Each method returns every problem as {@code field: message (rule id)};
+ * empty means valid.
+ */
+public final class DnsConfigRules {
+  public static final int MAX_WEIGHT = 1000;
+  /** Types a record set may have; the same ones may carry a routing policy (SPEC section 4). */
+  public static final Set<String> TYPES = Set.of("A", "AAAA", "CNAME", "MX", "SRV", "TXT");
+  private static final Set<String> CHECKABLE_TYPES = Set.of("A", "AAAA");
+
+  private DnsConfigRules() {}
+
+  /** The record-set key on its topic: {@code <zone>/<name>/<type>}. */
+  public static String key(ResourceRecordSet rrs) {
+    return rrs.getZone() + "/" + rrs.getName() + "/" + rrs.getType();
+  }
+
+  public static List<String> zone(String key, ManagedZone z) {
+    List<String> problems = new ArrayList<>();
+    if (!key.equals(z.getName())) {
+      problems.add("name: '" + z.getName() + "' differs from the record key '" + key + "'");
+    }
+    if (!z.getDnsName().endsWith(".") || parseName(z.getDnsName()) == null) {
+      problems.add("dnsName: '" + z.getDnsName() + "' is not an absolute domain name (ending in '.')");
+    }
+    for (String network : z.getNetworks()) {
+      try {
+        Cidr.parse(network);
+      } catch (IllegalArgumentException e) {
+        problems.add("networks: " + e.getMessage());
+      }
+    }
+    if (z.getVisibility() == ZoneVisibility.PRIVATE && z.getNetworks().isEmpty()) {
+      problems.add("networks: a private zone needs at least one network allowed to query it");
+    }
+    if (z.getSoaMinimumTtl() < 0) {
+      problems.add("soaMinimumTtl: " + z.getSoaMinimumTtl() + " must be at least 0");
+    }
+    return problems;
+  }
+
+  /** @param zone the record set's zone, or null when it is not known (then zone rules are skipped) */
+  public static List<String> recordSet(String key, ResourceRecordSet r, ManagedZone zone) {
+    List<String> problems = new ArrayList<>();
+    if (!key.equals(key(r))) {
+      problems.add("name: '" + key(r) + "' differs from the record key '" + key + "'");
+    }
+    Name owner = parseName(r.getName());
+    if (owner == null || !r.getName().endsWith(".")) {
+      problems.add("name: '" + r.getName() + "' is not an absolute domain name (ending in '.')");
+    } else if (zone != null && parseName(zone.getDnsName()) != null && !owner.subdomain(parseName(zone.getDnsName()))) {
+      problems.add("name: '" + r.getName() + "' is not inside zone '" + zone.getName() + "' (" + zone.getDnsName() + ")");
+    }
+    if (!TYPES.contains(r.getType())) {
+      problems.add("type: '" + r.getType() + "' is not one of " + new java.util.TreeSet<>(TYPES));
+    }
+    if (r.getTtl() < 0) {
+      problems.add("ttl: " + r.getTtl() + " must be at least 0");
+    }
+    RoutingPolicy policy = r.getRoutingPolicy();
+    if (policy == null) {
+      if (r.getRrdatas().isEmpty()) {
+        problems.add("rrdatas: a record set needs rrdatas or a routingPolicy");
+      }
+      rrdatas("rrdatas", r, r.getRrdatas(), problems);
+      return problems;
+    }
+    if (!r.getRrdatas().isEmpty()) {
+      problems.add("rrdatas: a record set with a routingPolicy takes its rrdatas from the policy items (R-DNS-1)");
+    }
+    int types = (policy.getWrr() != null ? 1 : 0) + (policy.getGeo() != null ? 1 : 0)
+        + (policy.getPrimaryBackup() != null ? 1 : 0);
+    if (types != 1) {
+      problems.add("routingPolicy: sets " + types + " policy types; exactly one of wrr, geo, primaryBackup is allowed"
+          + " (a failover's backup is its own geo policy) (R-DNS-1)");
+    }
+    if (zone != null && zone.getZoneType() != ZoneType.STANDARD) {
+      problems.add("routingPolicy: zone '" + zone.getName() + "' is a " + zone.getZoneType()
+          + " zone; routing policies are allowed only in standard zones (R-DNS-2)");
+    }
+    List<HealthCheckedTargets> checked = new ArrayList<>();
+    List<List<String>> itemRrdatas = new ArrayList<>();
+    if (policy.getWrr() != null) {
+      List<WrrItem> items = policy.getWrr().getItems();
+      if (items.isEmpty()) {
+        problems.add("routingPolicy.wrr.items: at least one item is needed (R-WRR-2)");
+      }
+      for (int i = 0; i < items.size(); i++) {
+        WrrItem item = items.get(i);
+        String field = "routingPolicy.wrr.items[" + i + "]";
+        if (item.getWeight() < 0 || item.getWeight() > MAX_WEIGHT) {
+          problems.add(field + ".weight: " + item.getWeight() + " is outside 0.." + MAX_WEIGHT + " (R-WRR-1)");
+        }
+        item(field, r, item.getRrdatas(), item.getHealthCheckedTargets(), problems);
+        checked.add(item.getHealthCheckedTargets());
+        itemRrdatas.add(item.getRrdatas());
+      }
+    }
+    if (policy.getGeo() != null) {
+      geo("routingPolicy.geo", r, policy.getGeo(), checked, itemRrdatas, problems);
+    }
+    PrimaryBackupPolicy fo = policy.getPrimaryBackup();
+    if (fo != null) {
+      if (!(fo.getTrickleTraffic() >= 0 && fo.getTrickleTraffic() <= 1)) {
+        problems.add("routingPolicy.primaryBackup.trickleTraffic: " + fo.getTrickleTraffic() + " is outside 0..1 (R-FO-3)");
+      }
+      if (zone != null && zone.getVisibility() != ZoneVisibility.PRIVATE) {
+        problems.add("routingPolicy.primaryBackup: zone '" + zone.getName()
+            + "' is public; failover policies are allowed only in private zones (R-FO-6)");
+      }
+      HealthCheckedTargets primary = fo.getPrimaryTargets();
+      if (primary.getInternalLoadBalancers().isEmpty() && primary.getExternalEndpoints().isEmpty()) {
+        problems.add("routingPolicy.primaryBackup.primaryTargets: at least one load balancer or external endpoint (R-FO-1)");
+      }
+      checked.add(primary);
+      // each target of the primary set is one address
+      itemRrdatas.add(java.util.Collections.nCopies(
+          primary.getInternalLoadBalancers().size() + primary.getExternalEndpoints().size(), ""));
+      targets("routingPolicy.primaryBackup.primaryTargets", r, primary, problems);
+      geo("routingPolicy.primaryBackup.backupGeoTargets", r, fo.getBackupGeoTargets(), checked, itemRrdatas, problems);
+    }
+    boolean anyChecked = checked.stream().anyMatch(t -> t != null);
+    if (anyChecked && zone != null) {
+      boolean internalLb = checked.stream().anyMatch(t -> t != null && !t.getInternalLoadBalancers().isEmpty());
+      if (internalLb && zone.getVisibility() != ZoneVisibility.PRIVATE) {
+        problems.add("routingPolicy: zone '" + zone.getName()
+            + "' is public; health checks of internal load balancers exist only in private zones (R-DNSHC-5)");
+      }
+      if (zone.getDnssecEnabled()) {
+        dnssec(checked, itemRrdatas, problems);
+      }
+    }
+    return problems;
+  }
+
+  private static void geo(String field, ResourceRecordSet r, GeoPolicy geo, List<HealthCheckedTargets> checked,
+      List<List<String>> itemRrdatas, List<String> problems) {
+    if (geo.getItems().isEmpty()) {
+      problems.add(field + ".items: at least one item is needed (R-GEO-1)");
+    }
+    Set<String> locations = new HashSet<>();
+    for (int i = 0; i < geo.getItems().size(); i++) {
+      GeoItem item = geo.getItems().get(i);
+      String itemField = field + ".items[" + i + "]";
+      if (item.getLocation().isBlank()) {
+        problems.add(itemField + ".location: required, a cloud region (R-GEO-1)");
+      } else if (!locations.add(item.getLocation())) {
+        problems.add(itemField + ".location: '" + item.getLocation() + "' appears twice (R-GEO-1)");
+      }
+      item(itemField, r, item.getRrdatas(), item.getHealthCheckedTargets(), problems);
+      checked.add(item.getHealthCheckedTargets());
+      itemRrdatas.add(item.getRrdatas());
+    }
+  }
+
+  private static void item(String field, ResourceRecordSet r, List<String> rrdatas, HealthCheckedTargets checked,
+      List<String> problems) {
+    if (rrdatas.isEmpty()) {
+      problems.add(field + ".rrdatas: at least one rrdata is needed (R-DNS-4)");
+    }
+    rrdatas(field + ".rrdatas", r, rrdatas, problems);
+    if (checked != null) {
+      targets(field + ".healthCheckedTargets", r, checked, problems);
+    }
+  }
+
+  private static void targets(String field, ResourceRecordSet r, HealthCheckedTargets checked, List<String> problems) {
+    if (!CHECKABLE_TYPES.contains(r.getType())) {
+      problems.add(field + ": health checking applies to A and AAAA record sets only, not " + r.getType()
+          + " (SPEC section 4)");
+      return;
+    }
+    for (String address : checked.getExternalEndpoints()) {
+      if (!isAddress(address, r.getType())) {
+        problems.add(field + ".externalEndpoints: '" + address + "' is not an " + r.getType() + " address (R-DNSHC-1)");
+      }
+    }
+    for (var lb : checked.getInternalLoadBalancers()) {
+      if (lb.getForwardingRule().isBlank()) {
+        problems.add(field + ".internalLoadBalancers: forwardingRule is required (R-DNSHC-1)");
+      }
+    }
+  }
+
+  /** R-DNS-3: with DNSSEC, one address per item and no mix of checked and unchecked items. */
+  private static void dnssec(List<HealthCheckedTargets> checked, List<List<String>> itemRrdatas, List<String> problems) {
+    if (checked.stream().anyMatch(t -> t == null)) {
+      problems.add("routingPolicy: the zone has DNSSEC on, so a policy cannot mix health-checked and un-checked items (R-DNS-3)");
+    }
+    if (itemRrdatas.stream().anyMatch(rrdatas -> rrdatas.size() != 1)) {
+      problems.add("routingPolicy: the zone has DNSSEC on and the policy uses health checks, so each item holds a single"
+          + " IP address (R-DNS-3)");
+    }
+  }
+
+  private static void rrdatas(String field, ResourceRecordSet r, List<String> rrdatas, List<String> problems) {
+    int type = Type.value(r.getType());
+    Name owner = parseName(r.getName());
+    if (type < 0 || owner == null || !TYPES.contains(r.getType())) {
+      return;
+    }
+    for (String rrdata : rrdatas) {
+      try {
+        Record.fromString(owner, type, DClass.IN, Math.max(0, r.getTtl()), rrdata, owner);
+      } catch (IOException | RuntimeException e) {
+        problems.add(field + ": '" + rrdata + "' is not valid " + r.getType() + " data: " + e.getMessage());
+      }
+    }
+  }
+
+  private static boolean isAddress(String text, String type) {
+    return org.xbill.DNS.Address.isDottedQuad(text) ? type.equals("A")
+        : text.contains(":") && org.xbill.DNS.Address.toByteArray(text, org.xbill.DNS.Address.IPv6) != null
+            && type.equals("AAAA");
+  }
+
+  private static Name parseName(String text) {
+    try {
+      return Name.fromString(text, Name.root);
+    } catch (TextParseException e) {
+      return null;
+    }
+  }
+}
