@@ -17,11 +17,11 @@ import picocli.CommandLine.Option;
  * {@code healthctl demo}; SASL and TLS settings come from {@code --client-config}.
  */
 public final class ClusterOptions {
-  @Option(names = "--bootstrap-servers", defaultValue = "${env:HEALTHMESH_BOOTSTRAP_SERVERS:-127.0.0.1:9092}",
+  @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...", defaultValue = "${env:HEALTHMESH_BOOTSTRAP_SERVERS:-127.0.0.1:9092}",
       description = "Kafka bootstrap servers (default: ${DEFAULT-VALUE}; env HEALTHMESH_BOOTSTRAP_SERVERS).")
   String bootstrapServers;
 
-  @Option(names = "--schema-registry-url", defaultValue = "${env:HEALTHMESH_SCHEMA_REGISTRY_URL:-http://127.0.0.1:8081}",
+  @Option(names = "--schema-registry-url", paramLabel = "URL", defaultValue = "${env:HEALTHMESH_SCHEMA_REGISTRY_URL:-http://127.0.0.1:8081}",
       description = "Schema registry URL (default: ${DEFAULT-VALUE}; env HEALTHMESH_SCHEMA_REGISTRY_URL).")
   String schemaRegistryUrl;
 
@@ -31,7 +31,14 @@ public final class ClusterOptions {
 
   /** Client properties: the file's, then the bootstrap servers. */
   public Map<String, Object> client() {
-    Map<String, Object> props = new HashMap<>();
+    Map<String, Object> props = new HashMap<>(clientFile());
+    props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    return props;
+  }
+
+  /** The {@code --client-config} properties alone; empty without the flag. */
+  public Map<String, String> clientFile() {
+    Map<String, String> props = new HashMap<>();
     if (clientConfig != null) {
       Properties file = new Properties();
       try (InputStream in = Files.newInputStream(clientConfig)) {
@@ -39,9 +46,8 @@ public final class ClusterOptions {
       } catch (IOException e) {
         throw new IllegalArgumentException("cannot read --client-config " + clientConfig + ": " + e.getMessage(), e);
       }
-      file.forEach((k, v) -> props.put(k.toString(), v));
+      file.stringPropertyNames().forEach(k -> props.put(k, file.getProperty(k)));
     }
-    props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     return props;
   }
 

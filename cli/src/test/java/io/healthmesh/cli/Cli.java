@@ -40,7 +40,7 @@ final class Cli implements AutoCloseable {
     System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
     try {
       List<String> all = new ArrayList<>(List.of(args));
-      all.addAll(1, List.of("--bootstrap-servers", kafka.bootstrapServers(), "--schema-registry-url", registry.url()));
+      all.addAll(List.of("--bootstrap-servers", kafka.bootstrapServers(), "--schema-registry-url", registry.url()));
       int exit = Healthctl.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
           .execute(all.toArray(String[]::new));
       return new Run(exit, out.toString(), err.toString());

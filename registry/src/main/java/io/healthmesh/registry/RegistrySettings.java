@@ -32,7 +32,8 @@ public record RegistrySettings(String host, int port, String bootstrapServers, S
   public static final String REPLICATION_FACTOR = "kafkastore.topic.replication.factor";
   public static final String TIMEOUT_MS = "kafkastore.timeout.ms";
   public static final String COMPATIBILITY = "schema.compatibility.level";
-  private static final String CLIENT_PREFIX = "kafkastore.";
+  /** Other {@code kafkastore.*} keys go to the Kafka clients with this prefix removed. */
+  public static final String CLIENT_PREFIX = "kafkastore.";
 
   public RegistrySettings {
     kafkaClientOverrides = Map.copyOf(kafkaClientOverrides);

@@ -79,7 +79,7 @@ public final class EdgeBenchmark {
     EdgeState state = new EdgeState();
     state.zone("bench", ManagedZone.newBuilder().setName("bench").setDnsName("bench.example.")
         .setVisibility(ZoneVisibility.PUBLIC).build());
-    state.recordSet("bench/static", ResourceRecordSet.newBuilder().setZone("bench").setName("static.bench.example.")
+    state.recordSet("bench/static.bench.example./A", ResourceRecordSet.newBuilder().setZone("bench").setName("static.bench.example.")
         .setType("A").setTtl(300).setRrdatas(List.of("10.0.0.5")).build(), 1);
     List<WrrItem> items = new ArrayList<>();
     for (String[] item : new String[][] {{"10.1.0.100", "25"}, {"10.2.0.100", "75"}}) {
@@ -87,7 +87,7 @@ public final class EdgeBenchmark {
           .setHealthCheckedTargets(HealthCheckedTargets.newBuilder().setExternalEndpoints(List.of(item[0])).build()).build());
       state.health(EntityKind.EXTERNAL_ENDPOINT, item[0], HealthStatus.HEALTHY);
     }
-    state.recordSet("bench/wrr", ResourceRecordSet.newBuilder().setZone("bench").setName("wrr.bench.example.")
+    state.recordSet("bench/wrr.bench.example./A", ResourceRecordSet.newBuilder().setZone("bench").setName("wrr.bench.example.")
         .setType("A").setTtl(300).setRoutingPolicy(RoutingPolicy.newBuilder()
             .setWrr(WrrPolicy.newBuilder().setItems(items).build()).build()).build(), 2);
     var snapshot = state.snapshot(true);

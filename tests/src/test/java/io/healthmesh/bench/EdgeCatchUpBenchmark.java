@@ -59,7 +59,7 @@ public final class EdgeCatchUpBenchmark {
           ResourceRecordSet rrs = ResourceRecordSet.newBuilder().setZone("bench").setName("r" + i + ".bench.example.")
               .setType("A").setTtl(30).setRoutingPolicy(RoutingPolicy.newBuilder().setWrr(WrrPolicy.newBuilder()
                   .setItems(List.of(item(a, 25), item(b, 75))).build()).build()).build();
-          sets.send(new ProducerRecord<>(Topics.RESOURCE_RECORD_SETS.name(), "bench/r" + i + "/A", rrs));
+          sets.send(new ProducerRecord<>(Topics.RESOURCE_RECORD_SETS.name(), "bench/r" + i + ".bench.example./A", rrs));
         }
         Instant now = Instant.now();
         for (int i = 0; i < HEALTH_RECORDS; i++) {

@@ -136,7 +136,7 @@ public final class PropagationBenchmark {
         .setIpAddress(LB_ADDRESS).setBackendService("svc").setLoadBalancerType(LoadBalancerType.regionalL7ilb).build());
     send(kafka, client, Topics.MANAGED_ZONES, "bench", ManagedZone.newBuilder().setName("bench")
         .setDnsName("bench.example.").setNetworks(List.of("127.0.0.0/8")).build());
-    send(kafka, client, Topics.RESOURCE_RECORD_SETS, "bench/api/A", ResourceRecordSet.newBuilder().setZone("bench")
+    send(kafka, client, Topics.RESOURCE_RECORD_SETS, "bench/api.bench.example./A", ResourceRecordSet.newBuilder().setZone("bench")
         .setName("api.bench.example.").setType("A").setTtl(1).setRoutingPolicy(RoutingPolicy.newBuilder()
             .setHealthCheck(HealthCheckSpec.newBuilder().setCheckIntervalSec(1).setHealthyThreshold(1)
                 .setUnhealthyThreshold(1).setStaleAfterIntervals(3600).build())

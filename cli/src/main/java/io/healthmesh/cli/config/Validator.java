@@ -4,9 +4,7 @@ import io.healthmesh.cli.config.Resource.Ref;
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.CompositeHealthCheck;
 import io.healthmesh.config.ForwardingRule;
-import io.healthmesh.config.GeoItem;
 import io.healthmesh.config.HealthAggregationPolicy;
-import io.healthmesh.config.HealthCheckedTargets;
 import io.healthmesh.config.HealthSource;
 import io.healthmesh.config.LoadBalancerTarget;
 import io.healthmesh.config.LoadBalancerType;
@@ -16,6 +14,7 @@ import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.config.RoutingPolicy;
 import io.healthmesh.edge.rules.DnsConfigRules;
 import io.healthmesh.streams.rules.ConfigRules;
+import io.healthmesh.streams.rules.DnsTargets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -173,20 +172,6 @@ public final class Validator {
   }
 
   private static Stream<LoadBalancerTarget> loadBalancers(RoutingPolicy policy) {
-    if (policy == null) {
-      return Stream.empty();
-    }
-    Stream<HealthCheckedTargets> targets = Stream.empty();
-    if (policy.getWrr() != null) {
-      targets = policy.getWrr().getItems().stream().map(i -> i.getHealthCheckedTargets());
-    }
-    if (policy.getGeo() != null) {
-      targets = Stream.concat(targets, policy.getGeo().getItems().stream().map(GeoItem::getHealthCheckedTargets));
-    }
-    if (policy.getPrimaryBackup() != null) {
-      targets = Stream.concat(targets, Stream.concat(Stream.of(policy.getPrimaryBackup().getPrimaryTargets()),
-          policy.getPrimaryBackup().getBackupGeoTargets().getItems().stream().map(GeoItem::getHealthCheckedTargets)));
-    }
-    return targets.filter(t -> t != null).flatMap(t -> t.getInternalLoadBalancers().stream());
+    return DnsTargets.targets(policy).stream().flatMap(t -> t.getInternalLoadBalancers().stream());
   }
 }

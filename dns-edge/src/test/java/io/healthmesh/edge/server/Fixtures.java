@@ -49,11 +49,11 @@ final class Fixtures {
     rrs(s, "www.example.org.", "A", List.of("192.0.2.1"));
     HealthCheckedTargets lb = HealthCheckedTargets.newBuilder()
         .setInternalLoadBalancers(List.of(LoadBalancerTarget.newBuilder().setForwardingRule("fr-orders").build())).build();
-    s.recordSet("internal/api/A", ResourceRecordSet.newBuilder().setZone("internal").setName("api." + ZONE).setType("A")
+    s.recordSet("internal/api." + ZONE + "/A", ResourceRecordSet.newBuilder().setZone("internal").setName("api." + ZONE).setType("A")
         .setTtl(30).setRoutingPolicy(RoutingPolicy.newBuilder().setWrr(WrrPolicy.newBuilder().setItems(List.of(
             WrrItem.newBuilder().setWeight(100).setRrdatas(List.of("10.1.0.100")).setHealthCheckedTargets(lb).build(),
             WrrItem.newBuilder().setWeight(0).setRrdatas(List.of("10.9.0.1")).build())).build()).build()).build(), 7);
-    s.recordSet("internal/geo/A", ResourceRecordSet.newBuilder().setZone("internal").setName("geo." + ZONE).setType("A")
+    s.recordSet("internal/geo." + ZONE + "/A", ResourceRecordSet.newBuilder().setZone("internal").setName("geo." + ZONE).setType("A")
         .setTtl(30).setRoutingPolicy(RoutingPolicy.newBuilder().setGeo(GeoPolicy.newBuilder().setItems(List.of(
             GeoItem.newBuilder().setLocation("us-east1").setRrdatas(List.of("10.1.0.1")).build(),
             GeoItem.newBuilder().setLocation("europe-west1").setRrdatas(List.of("10.3.0.1")).build())).build()).build())

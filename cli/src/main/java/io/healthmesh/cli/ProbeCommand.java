@@ -1,0 +1,219 @@
+package io.healthmesh.cli;
+
+import io.healthmesh.cli.config.ConfigTopics;
+import io.healthmesh.cli.probe.ProbeLines;
+import io.healthmesh.cli.probe.Prober;
+import io.healthmesh.events.ProbeRecordType;
+import io.healthmesh.events.ProbeResult;
+import io.healthmesh.schemas.Topics;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code probe publish} and {@code probe run}. */
+@Command(name = "probe", mixinStandardHelpOptions = true, description = "Publish probe results, or run the active prober.",
+    subcommands = {ProbeCommand.Publish.class, ProbeCommand.Run.class})
+final class ProbeCommand implements Callable<Integer> {
+  @Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return 2;
+  }
+
+  static KafkaProducer<String, ProbeResult> producer(ClusterOptions cluster) {
+    Map<String, Object> props = new HashMap<>(cluster.client());
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    return new KafkaProducer<>(props, Topics.PROBE_RESULTS.keySerde(cluster.registry()).serializer(),
+        Topics.PROBE_RESULTS.valueSerde(cluster.registry()).serializer());
+  }
+
+  static String hostName() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (java.io.IOException e) {
+      return "healthctl";
+    }
+  }
+
+  @Command(name = "publish", mixinStandardHelpOptions = true, description = {
+      "Publish one probe result from flags, or many from JSON lines (-f FILE or -f - for stdin).",
+      "A line has the ProbeResult fields, for example:",
+      "  {\"backendService\":\"orders-use1\",\"endpointId\":\"vm-1\",\"success\":false,\"detail\":\"HTTP 503\"}",
+      "eventTime (ISO-8601 or epoch ms) defaults to now; {\"type\":\"HEARTBEAT\"} goes to every partition.",
+      "Bad lines are reported with their number and skipped; the exit code is then 2."})
+  static final class Publish implements Callable<Integer> {
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Source source;
+
+    static final class Source {
+      @ArgGroup(exclusive = false)
+      One one;
+
+      @Option(names = {"-f", "--file"}, paramLabel = "FILE|-", description = "JSON lines; - reads stdin.")
+      String file;
+    }
+
+    static final class One {
+      @Option(names = "--service", description = "Backend service; leave out for an external endpoint.")
+      String service;
+
+      @Option(names = "--endpoint", required = true, description = "Endpoint id, or an external endpoint's address.")
+      String endpoint;
+
+      @Option(names = "--failure", description = "The check failed (default: it succeeded).")
+      boolean failure;
+
+      @Option(names = "--time", description = "Event time, ISO-8601 (default: now).")
+      Instant time;
+
+      @Option(names = "--latency-ms", defaultValue = "0", description = "Check latency in milliseconds.")
+      double latencyMs;
+
+      @Option(names = "--detail", defaultValue = "", description = "Free text, such as HTTP 503.")
+      String detail;
+    }
+
+    @Option(names = "--prober", description = "Prober name recorded with each result (default: this host's name).")
+    String prober;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter out = spec.commandLine().getOut();
+      PrintWriter err = spec.commandLine().getErr();
+      String by = prober != null ? prober : hostName();
+      int published = 0;
+      int rejected = 0;
+      try (KafkaProducer<String, ProbeResult> producer = producer(cluster)) {
+        if (source.one != null) {
+          One o = source.one;
+          ProbeResult r = ProbeResult.newBuilder().setBackendService(o.service).setEndpointId(o.endpoint)
+              .setSuccess(!o.failure).setEventTime(o.time != null ? o.time : Instant.now()).setProber(by)
+              .setLatencyMicros((long) (o.latencyMs * 1000)).setDetail(o.detail).build();
+          ProbeLines.Parsed parsed = ProbeLines.parse(toJson(r), Instant.now());
+          if (parsed.problem() != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), parsed.problem());
+          }
+          published += send(producer, r);
+        } else {
+          BufferedReader in = source.file.equals("-")
+              ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
+              : Files.newBufferedReader(Path.of(source.file));
+          try (in) {
+            String line;
+            int number = 0;
+            while ((line = in.readLine()) != null) {
+              number++;
+              if (line.isBlank()) {
+                continue;
+              }
+              ProbeLines.Parsed parsed = ProbeLines.parse(line, Instant.now());
+              if (parsed.problem() != null) {
+                rejected++;
+                err.println("line " + number + ": " + parsed.problem());
+                continue;
+              }
+              ProbeResult r = parsed.result();
+              if (r.getProber().isEmpty()) {
+                r.setProber(by);
+              }
+              published += send(producer, r);
+            }
+          }
+        }
+        producer.flush();
+      }
+      out.println("published " + published + ", rejected " + rejected);
+      out.flush();
+      err.flush();
+      return rejected > 0 ? 2 : 0;
+    }
+
+    private static int send(KafkaProducer<String, ProbeResult> producer, ProbeResult r) throws Exception {
+      if (r.getType() == ProbeRecordType.HEARTBEAT) {
+        int partitions = producer.partitionsFor(Topics.PROBE_RESULTS.name()).size();
+        for (int p = 0; p < partitions; p++) {
+          producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), p, r.getEventTime().toEpochMilli(),
+              "heartbeat", r)).get();
+        }
+        return partitions;
+      }
+      producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, r.getEventTime().toEpochMilli(),
+          ProbeLines.key(r), r)).get();
+      return 1;
+    }
+
+    private static String toJson(ProbeResult r) {
+      return io.healthmesh.cli.config.AvroJson.write(r, java.util.List.of("endpointId", "eventTime")).toString();
+    }
+  }
+
+  @Command(name = "run", mixinStandardHelpOptions = true, description = {
+      "Run the active prober: check every endpoint of every backend service, and every external endpoint",
+      "of the record sets, over TCP or HTTP(S) as its health check says, and publish the results.",
+      "Follows configuration changes; stops cleanly on SIGTERM or Ctrl-C."})
+  static final class Run implements Callable<Integer> {
+    @Mixin
+    ClusterOptions cluster;
+
+    @Option(names = "--concurrency", defaultValue = "32", description = "Checks at a time (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(names = "--refresh", defaultValue = "PT10S", description = "How often to re-read the configuration"
+        + " (ISO-8601 duration, default: ${DEFAULT-VALUE}).")
+    Duration refresh;
+
+    @Option(names = "--heartbeat", defaultValue = "PT1S", description = "Heartbeat interval (default: ${DEFAULT-VALUE}).")
+    Duration heartbeat;
+
+    @Option(names = "--prober", description = "Prober name recorded with each result (default: this host's name).")
+    String prober;
+
+    @Override
+    public Integer call() throws Exception {
+      if (concurrency < 1) {
+        throw new CommandLine.ParameterException(new CommandLine(this), "--concurrency must be at least 1");
+      }
+      Prober p = new Prober(new ConfigTopics(cluster.client(), cluster.registry()), producer(cluster),
+          prober != null ? prober : hostName(), concurrency, new SimpleMeterRegistry()).start(refresh, heartbeat);
+      System.out.println("prober running: " + p.targets() + " targets, results to " + cluster.bootstrapServers);
+      CountDownLatch stopped = new CountDownLatch(1);
+      // the JVM halts once its hooks finish, so the hook itself closes the prober
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        p.close();
+        stopped.countDown();
+      }, "prober-shutdown"));
+      stopped.await();
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package io.healthmesh.cli;
+
+import io.healthmesh.edge.EdgeMain;
+import io.healthmesh.edge.EdgeSettings;
+import io.healthmesh.registry.RegistrySettings;
+import io.healthmesh.registry.SchemaRegistryMain;
+import io.healthmesh.streams.StreamsMain;
+import io.healthmesh.streams.StreamsSettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * Runs one component as its own process against any Kafka: the cluster flags become the
+ * component's keys, {@code --client-config} properties are passed to its Kafka clients, and
+ * properties files or {@code key=value} arguments set everything else (keys in the README).
+ */
+abstract class ServeCommand implements Callable<Integer> {
+  @Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Mixin
+  ClusterOptions cluster;
+
+  @Parameters(paramLabel = "FILE.properties|key=value", arity = "0..*",
+      description = "Settings of the component (see the README tables); later ones win.")
+  List<String> settings = new ArrayList<>();
+
+  abstract String bootstrapKey();
+
+  abstract String registryKey();
+
+  /** The prefix under which the component passes properties to its Kafka clients. */
+  abstract String clientPrefix();
+
+  abstract void main(String[] args) throws Exception;
+
+  @Override
+  public Integer call() throws Exception {
+    List<String> args = new ArrayList<>();
+    cluster.clientFile().forEach((k, v) -> args.add(clientPrefix() + k + "=" + v));
+    args.add(bootstrapKey() + "=" + cluster.bootstrapServers);
+    if (registryKey() != null) {
+      args.add(registryKey() + "=" + cluster.schemaRegistryUrl);
+    }
+    args.addAll(settings);
+    // flags given explicitly win over the files
+    CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+    if (parsed.hasMatchedOption("--bootstrap-servers")) {
+      args.add(bootstrapKey() + "=" + cluster.bootstrapServers);
+    }
+    if (registryKey() != null && parsed.hasMatchedOption("--schema-registry-url")) {
+      args.add(registryKey() + "=" + cluster.schemaRegistryUrl);
+    }
+    main(args.toArray(String[]::new));
+    return 0;
+  }
+
+  @Command(name = "topology", mixinStandardHelpOptions = true,
+      description = "Run the health aggregation topology (streams-app) as its own process.")
+  static final class Topology extends ServeCommand {
+    String bootstrapKey() {
+      return StreamsSettings.BOOTSTRAP_SERVERS;
+    }
+
+    String registryKey() {
+      return StreamsSettings.SCHEMA_REGISTRY_URL;
+    }
+
+    String clientPrefix() {
+      return StreamsSettings.STREAMS_PREFIX;
+    }
+
+    void main(String[] args) throws Exception {
+      StreamsMain.main(args);
+    }
+  }
+
+  @Command(name = "edge", mixinStandardHelpOptions = true, description = "Run a DNS edge as its own process.")
+  static final class Edge extends ServeCommand {
+    String bootstrapKey() {
+      return EdgeSettings.BOOTSTRAP_SERVERS;
+    }
+
+    String registryKey() {
+      return EdgeSettings.SCHEMA_REGISTRY_URL;
+    }
+
+    String clientPrefix() {
+      return EdgeSettings.KAFKA_PREFIX;
+    }
+
+    void main(String[] args) throws Exception {
+      EdgeMain.main(args);
+    }
+  }
+
+  @Command(name = "registry", mixinStandardHelpOptions = true,
+      description = "Run the schema registry (Confluent REST subset) as its own process.")
+  static final class Registry extends ServeCommand {
+    String bootstrapKey() {
+      return RegistrySettings.BOOTSTRAP_SERVERS;
+    }
+
+    String registryKey() {
+      return null;
+    }
+
+    String clientPrefix() {
+      return RegistrySettings.CLIENT_PREFIX;
+    }
+
+    void main(String[] args) throws Exception {
+      SchemaRegistryMain.main(args);
+    }
+  }
+}

@@ -1,0 +1,160 @@
+package io.healthmesh.cli.probe;
+
+import io.healthmesh.cli.config.Catalog;
+import io.healthmesh.cli.config.ConfigTopics;
+import io.healthmesh.cli.config.ResourceKind;
+import io.healthmesh.config.BackendService;
+import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.events.ProbeRecordType;
+import io.healthmesh.events.ProbeResult;
+import io.healthmesh.schemas.Topics;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The active prober: checks every endpoint the configuration names at its health check's interval,
+ * each at its own phase within the interval so checks are spread out, with at most
+ * {@code concurrency} checks at a time, and publishes every result. It re-reads the configuration
+ * periodically and reschedules what changed, and sends heartbeats to every partition so that the
+ * topology's event time moves on when nothing else is probed (R-EP-4).
+ */
+public final class Prober implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Prober.class);
+  private final ConfigTopics config;
+  private final Producer<String, ProbeResult> producer;
+  private final Checker checker = new Checker();
+  private final String name;
+  private final ScheduledThreadPoolExecutor checks;
+  private final ScheduledThreadPoolExecutor control = new ScheduledThreadPoolExecutor(1);
+  private final Map<Target, ScheduledFuture<?>> scheduled = new HashMap<>();
+  private final Counter healthy;
+  private final Counter unhealthy;
+  private final Counter publishErrors;
+  private final Timer latency;
+
+  public Prober(ConfigTopics config, Producer<String, ProbeResult> producer, String name, int concurrency,
+      MeterRegistry meters) {
+    this.config = config;
+    this.producer = producer;
+    this.name = name;
+    this.checks = new ScheduledThreadPoolExecutor(concurrency);
+    checks.setRemoveOnCancelPolicy(true);
+    this.healthy = Counter.builder("healthmesh_prober_checks").tag("result", "success").register(meters);
+    this.unhealthy = Counter.builder("healthmesh_prober_checks").tag("result", "failure").register(meters);
+    this.publishErrors = Counter.builder("healthmesh_prober_publish_errors").register(meters);
+    this.latency = Timer.builder("healthmesh_prober_check_duration").publishPercentileHistogram().register(meters);
+    meters.gauge("healthmesh_prober_targets", scheduled, Map::size);
+  }
+
+  /** Reads the configuration now, then again every {@code refresh}; heartbeats every {@code heartbeat}. */
+  public Prober start(Duration refresh, Duration heartbeat) {
+    refresh();
+    control.scheduleWithFixedDelay(this::refresh, refresh.toMillis(), refresh.toMillis(), TimeUnit.MILLISECONDS);
+    control.scheduleAtFixedRate(this::heartbeat, 0, heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  public synchronized int targets() {
+    return scheduled.size();
+  }
+
+  private void refresh() {
+    try {
+      List<String> warnings = new ArrayList<>();
+      Catalog catalog = config.read(warnings);
+      warnings.forEach(w -> LOG.warn("config: {}", w));
+      reschedule(Target.all(catalog.<BackendService>values(ResourceKind.BACKEND_SERVICE),
+          catalog.<ResourceRecordSet>values(ResourceKind.RESOURCE_RECORD_SET)));
+    } catch (RuntimeException e) {
+      LOG.warn("cannot read the configuration, checking what was configured before: {}", e.toString());
+    }
+  }
+
+  private synchronized void reschedule(List<Target> targets) {
+    scheduled.entrySet().removeIf(e -> {
+      boolean gone = !targets.contains(e.getKey());
+      if (gone) {
+        e.getValue().cancel(false);
+      }
+      return gone;
+    });
+    for (Target t : targets) {
+      if (!scheduled.containsKey(t)) {
+        long interval = Math.max(1, t.spec().getCheckIntervalSec()) * 1000L;
+        // a stable phase per target spreads checks evenly over the interval
+        long phase = Math.floorMod((t.key() + "/" + t.endpointId()).hashCode(), interval);
+        scheduled.put(t, checks.scheduleAtFixedRate(() -> check(t), phase, interval, TimeUnit.MILLISECONDS));
+      }
+    }
+  }
+
+  /** A periodic task that throws is never run again, so nothing may escape. */
+  private void check(Target t) {
+    try {
+      checkOnce(t);
+    } catch (RuntimeException e) {
+      publishErrors.increment();
+      LOG.warn("check of {}/{} failed: {}", t.key(), t.endpointId(), e.toString());
+    }
+  }
+
+  private void checkOnce(Target t) {
+    Instant at = Instant.now();
+    Checker.Outcome outcome = checker.check(t);
+    (outcome.success() ? healthy : unhealthy).increment();
+    latency.record(Duration.ofNanos(outcome.latencyMicros() * 1000));
+    ProbeResult result = ProbeResult.newBuilder().setBackendService(t.backendService()).setEndpointId(t.endpointId())
+        .setSuccess(outcome.success()).setEventTime(at).setProber(name).setLatencyMicros(outcome.latencyMicros())
+        .setDetail(outcome.detail()).build();
+    send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, at.toEpochMilli(), t.key(), result));
+  }
+
+  private void heartbeat() {
+    Instant now = Instant.now();
+    try {
+      int partitions = producer.partitionsFor(Topics.PROBE_RESULTS.name()).size();
+      for (int p = 0; p < partitions; p++) {
+        send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), p, now.toEpochMilli(), "heartbeat",
+            ProbeResult.newBuilder().setType(ProbeRecordType.HEARTBEAT).setEventTime(now).setProber(name).build()));
+      }
+    } catch (RuntimeException e) {
+      publishErrors.increment();
+      LOG.warn("heartbeat not sent: {}", e.toString());
+    }
+  }
+
+  private void send(ProducerRecord<String, ProbeResult> record) {
+    producer.send(record, (metadata, e) -> {
+      if (e != null) {
+        publishErrors.increment();
+        LOG.warn("probe result for {} not published: {}", record.key(), e.toString());
+      }
+    });
+  }
+
+  @Override
+  public void close() {
+    control.shutdownNow();
+    checks.shutdownNow();
+    try {
+      checks.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    producer.close(Duration.ofSeconds(10));
+  }
+}

@@ -1,0 +1,60 @@
+package io.healthmesh.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class HealthctlTest {
+
+  @Test
+  void printsHelpAndExits0_forEveryCommand() {
+    List<String> paths = new ArrayList<>();
+    collect(Healthctl.commandLine(), "", paths);
+    assertThat(paths).contains("apply", "validate", "get", "delete", "probe publish", "probe run", "topology", "edge",
+        "registry", "demo", "demo fail", "demo heal");
+    for (String path : paths) {
+      List<String> args = new ArrayList<>(List.of(path.split(" ")));
+      args.add("--help");
+      StringWriter out = new StringWriter();
+      int exit = Healthctl.commandLine().setOut(new PrintWriter(out)).execute(args.toArray(String[]::new));
+      assertThat(exit).as(path).isZero();
+      assertThat(out.toString()).as(path).startsWith("Usage: healthctl " + path).contains("-h, --help");
+    }
+  }
+
+  @Test
+  void exits2WithUsage_whenArgumentsAreWrong() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = Healthctl.commandLine().setErr(new PrintWriter(err));
+    assertThat(cli.execute("apply")).isEqualTo(2);
+    assertThat(err.toString()).contains("Missing required option: '--filename");
+    assertThat(Healthctl.commandLine().setErr(new PrintWriter(new StringWriter())).execute("probe", "publish",
+        "--service", "s")).isEqualTo(2);
+    assertThat(Healthctl.commandLine().setErr(new PrintWriter(new StringWriter())).execute("get", "gadgets")).isEqualTo(2);
+  }
+
+  @Test
+  void exits2_whenValidatingAnInvalidFileOffline(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path file = dir.resolve("bad.yaml");
+    java.nio.file.Files.writeString(file, "kind: HealthAggregationPolicy\nname: p\nhealthyPercentThreshold: 150\n");
+    StringWriter err = new StringWriter();
+    int exit = Healthctl.commandLine().setErr(new PrintWriter(err)).execute("validate", "--offline", "-f", file.toString());
+    assertThat(exit).isEqualTo(2);
+    assertThat(err.toString()).contains(file + ":1: healthyPercentThreshold: 150 is outside 0..100 (R-AGG-1)");
+  }
+
+  private static void collect(CommandLine line, String prefix, List<String> paths) {
+    line.getSubcommands().forEach((name, sub) -> {
+      if (!name.equals("help")) {
+        String path = (prefix + " " + name).strip();
+        paths.add(path);
+        collect(sub, path, paths);
+      }
+    });
+  }
+}
