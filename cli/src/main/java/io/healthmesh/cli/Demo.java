@@ -2,15 +2,17 @@ package io.healthmesh.cli;
 
 import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.edge.EdgeApp;
+import io.healthmesh.edge.EdgeMain;
 import io.healthmesh.edge.EdgeSettings;
 import io.healthmesh.kafka.embedded.EmbeddedKafka;
+import io.healthmesh.observability.MetricsServer;
 import io.healthmesh.registry.RegistrySettings;
 import io.healthmesh.registry.SchemaRegistry;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.streams.HealthStreamsApp;
 import io.healthmesh.streams.StreamsSettings;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,15 +35,33 @@ final class Demo implements AutoCloseable {
   String registryUrl;
   String bootstrap;
   final List<EdgeApp> edges = new ArrayList<>();
+  final Map<String, MetricsServer> metrics = new java.util.LinkedHashMap<>();
 
   private Demo(Path dataDir) {
     this.dataDir = dataDir;
     this.faults = new Faults(dataDir);
   }
 
-  /** @param edgePorts one per region of {@link SampleConfig#REGIONS}; 0 picks a free port */
-  static Demo start(Path dataDir, boolean fresh, int kafkaPort, int registryPort, List<Integer> edgePorts)
-      throws Exception {
+  /**
+   * Where the demo listens; 0 picks a free port.
+   *
+   * @param dns one port per region of {@link SampleConfig#REGIONS}
+   * @param metrics the first of four consecutive metrics ports: topology, the two edges, registry
+   */
+  record Ports(int kafka, int registry, List<Integer> dns, int metrics) {
+    static Ports free() {
+      return new Ports(0, 0, List.of(0, 0), 0);
+    }
+
+    int metrics(int index) {
+      return metrics == 0 ? 0 : metrics + index;
+    }
+  }
+
+  static Demo start(Path dataDir, boolean fresh, Ports ports) throws Exception {
+    int kafkaPort = ports.kafka();
+    int registryPort = ports.registry();
+    List<Integer> edgePorts = ports.dns();
     if (fresh) {
       deleteRecursively(dataDir);
     }
@@ -58,6 +78,9 @@ final class Demo implements AutoCloseable {
       r.setProperty(RegistrySettings.PORT, String.valueOf(registryPort));
       SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.from(r));
       demo.started.add(registry);
+      PrometheusMeterRegistry registryMeters = MetricsServer.newRegistry("registry");
+      registry.bindTo(registryMeters);
+      MetricsServer registryMetrics = MetricsServer.start("127.0.0.1", ports.metrics(3), registryMeters, registry::healthy);
       demo.registryUrl = registry.url();
       SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
       ConfigTopics config = new ConfigTopics(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
@@ -71,8 +94,11 @@ final class Demo implements AutoCloseable {
       s.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registry.url());
       s.setProperty(StreamsSettings.APPLICATION_ID, "healthmesh-demo");
       s.setProperty(StreamsSettings.STATE_DIR, dataDir.resolve("streams").toString());
-      demo.started.add(HealthStreamsApp.start(StreamsSettings.from(s), client, new SimpleMeterRegistry(),
-          Duration.ofMinutes(2)));
+      PrometheusMeterRegistry topologyMeters = MetricsServer.newRegistry("topology");
+      HealthStreamsApp topology = HealthStreamsApp.start(StreamsSettings.from(s), client, topologyMeters,
+          Duration.ofMinutes(2));
+      demo.started.add(topology);
+      demo.serve("topology", MetricsServer.start("127.0.0.1", ports.metrics(0), topologyMeters, topology::ready));
       for (int i = 0; i < SampleConfig.REGIONS.size(); i++) {
         Properties e = new Properties();
         e.setProperty(EdgeSettings.REGION, SampleConfig.REGIONS.get(i));
@@ -81,10 +107,15 @@ final class Demo implements AutoCloseable {
         e.setProperty(EdgeSettings.SCHEMA_REGISTRY_URL, registry.url());
         e.setProperty(EdgeSettings.DECISION_SAMPLE_RATE, "0.01");
         e.setProperty(EdgeSettings.CLIENT_SUBNET_REGIONS, "10.200.0.0/16=europe-west1");
-        EdgeApp edge = EdgeApp.start(EdgeSettings.from(e), client, new SimpleMeterRegistry());
+        EdgeSettings edgeSettings = EdgeSettings.from(e);
+        PrometheusMeterRegistry edgeMeters = EdgeMain.registry(edgeSettings);
+        EdgeApp edge = EdgeApp.start(edgeSettings, client, edgeMeters);
         demo.started.add(edge);
         demo.edges.add(edge);
+        demo.serve("edge " + SampleConfig.REGIONS.get(i), MetricsServer.start("127.0.0.1", ports.metrics(1 + i),
+            edgeMeters, edge::ready));
       }
+      demo.serve("registry", registryMetrics);
       demo.started.add(new ProbeSimulator(kafka.bootstrapServers(), client, config, demo.faults).start());
       for (EdgeApp edge : demo.edges) {
         edge.awaitReady(Duration.ofSeconds(60));
@@ -94,6 +125,11 @@ final class Demo implements AutoCloseable {
       demo.close();
       throw e;
     }
+  }
+
+  private void serve(String component, MetricsServer server) {
+    started.add(server);
+    metrics.put(component, server);
   }
 
   /** What a newcomer needs to try it, in a short box. */
@@ -112,6 +148,7 @@ final class Demo implements AutoCloseable {
     lines.add("heal it:   ./healthctl demo heal all");
     lines.add("config:    ./healthctl get all        ./healthctl apply -f examples/demo.yaml");
     lines.add("registry:  " + registryUrl + "/subjects      kafka: " + bootstrap);
+    metrics.forEach((component, server) -> lines.add("metrics:   " + server.url() + "   (" + component + ")"));
     int width = lines.stream().mapToInt(String::length).max().orElse(0);
     StringBuilder box = new StringBuilder("+" + "-".repeat(width + 2) + "+\n");
     lines.forEach(l -> box.append("| ").append(l).append(" ".repeat(width - l.length())).append(" |\n"));

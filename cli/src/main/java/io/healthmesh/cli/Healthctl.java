@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
 /** {@code healthctl}: exit code 0 ok, 1 runtime failure, 2 usage or validation error. */
 @Command(name = "healthctl", mixinStandardHelpOptions = true, version = "healthctl 0.1.0",
     description = "Health-aware DNS routing on Kafka.", subcommands = {ApplyCommand.Apply.class, ApplyCommand.Validate.class, GetCommand.class, DeleteCommand.class,
-        ProbeCommand.class, ServeCommand.Topology.class, ServeCommand.Edge.class, ServeCommand.Registry.class,
+        ProbeCommand.class, TopicsCommand.class, ServeCommand.Topology.class, ServeCommand.Edge.class, ServeCommand.Registry.class,
         Healthctl.DemoCommand.class})
 public final class Healthctl implements Callable<Integer> {
 
@@ -49,6 +49,10 @@ public final class Healthctl implements Callable<Integer> {
         description = "UDP/TCP ports of the us-east1 and europe-west1 edges (default: ${DEFAULT-VALUE}).")
     List<Integer> dnsPorts;
 
+    @Option(names = "--metrics-port", defaultValue = "9401", description = "First of four metrics ports: topology,"
+        + " edge us-east1, edge europe-west1, registry; 0 picks free ones (default: ${DEFAULT-VALUE}).")
+    int metricsPort;
+
     @Option(names = "--kafka-port", defaultValue = "9092", description = "Kafka broker port (default: ${DEFAULT-VALUE}).")
     int kafkaPort;
 
@@ -62,7 +66,7 @@ public final class Healthctl implements Callable<Integer> {
             + SampleConfig.REGIONS.size() + " ports, one per edge");
       }
       System.out.println("starting the healthmesh demo ...");
-      Demo demo = Demo.start(dataDir.toAbsolutePath(), fresh, kafkaPort, registryPort, dnsPorts);
+      Demo demo = Demo.start(dataDir.toAbsolutePath(), fresh, new Demo.Ports(kafkaPort, registryPort, dnsPorts, metricsPort));
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         System.out.println("\nstopping the demo ...");

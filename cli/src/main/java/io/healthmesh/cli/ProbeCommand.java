@@ -4,8 +4,10 @@ import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.probe.ProbeLines;
 import io.healthmesh.cli.probe.Prober;
 import io.healthmesh.events.ProbeRecordType;
+import io.healthmesh.observability.MetricsServer;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.schemas.Topics;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -19,7 +21,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -198,18 +199,32 @@ final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--prober", description = "Prober name recorded with each result (default: this host's name).")
     String prober;
 
+    @Option(names = "--region", description = "Check only the backend services of this region (one prober per region);"
+        + " external endpoints are then left to a prober without --region.")
+    String region;
+
+    @Option(names = "--metrics-host", defaultValue = "127.0.0.1", description = "Where /metrics is served (default: ${DEFAULT-VALUE}).")
+    String metricsHost;
+
+    @Option(names = "--metrics-port", defaultValue = "9405", description = "Port of /metrics; 0 picks one (default: ${DEFAULT-VALUE}).")
+    int metricsPort;
+
     @Override
     public Integer call() throws Exception {
       if (concurrency < 1) {
         throw new CommandLine.ParameterException(new CommandLine(this), "--concurrency must be at least 1");
       }
+      PrometheusMeterRegistry meters = MetricsServer.newRegistry("prober");
+      MetricsServer served = MetricsServer.start(metricsHost, metricsPort, meters, () -> true);
       Prober p = new Prober(new ConfigTopics(cluster.client(), cluster.registry()), producer(cluster),
-          prober != null ? prober : hostName(), concurrency, new SimpleMeterRegistry()).start(refresh, heartbeat);
-      System.out.println("prober running: " + p.targets() + " targets, results to " + cluster.bootstrapServers);
+          prober != null ? prober : hostName(), concurrency, region, meters).start(refresh, heartbeat);
+      System.out.println("prober running: " + p.targets() + " targets, results to " + cluster.bootstrapServers
+          + "; metrics on " + served.url());
       CountDownLatch stopped = new CountDownLatch(1);
       // the JVM halts once its hooks finish, so the hook itself closes the prober
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         p.close();
+        served.close();
         stopped.countDown();
       }, "prober-shutdown"));
       stopped.await();

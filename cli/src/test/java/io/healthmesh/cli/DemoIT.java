@@ -25,7 +25,7 @@ class DemoIT {
 
   @Test
   void failsOverInDnsWithinSeconds_whenABackendFails_andComesBackOnRestart(@TempDir Path dir) throws Exception {
-    try (Demo demo = Demo.start(dir, true, 0, 0, List.of(0, 0))) {
+    try (Demo demo = Demo.start(dir, true, Demo.Ports.free())) {
       assertThat(demo.banner()).contains("dig @127.0.0.1 -p " + demo.edges.get(0).port() + " api.example.internal");
       assertThat(awaitMajority(demo, "db", "10.1.0.100", Duration.ofSeconds(30))).isTrue();
 
@@ -37,7 +37,7 @@ class DemoIT {
       Healthctl.commandLine().execute("demo", "--data-dir", dir.toString(), "heal", "all");
       assertThat(awaitMajority(demo, "db", "10.1.0.100", Duration.ofSeconds(20))).as("back on the primary").isTrue();
     }
-    try (Demo again = Demo.start(dir, false, 0, 0, List.of(0, 0))) {
+    try (Demo again = Demo.start(dir, false, Demo.Ports.free())) {
       assertThat(awaitMajority(again, "www", "10.1.0.100", Duration.ofSeconds(30))).as("restarted on its data").isTrue();
     }
   }

@@ -16,7 +16,7 @@ class HealthctlTest {
     List<String> paths = new ArrayList<>();
     collect(Healthctl.commandLine(), "", paths);
     assertThat(paths).contains("apply", "validate", "get", "delete", "probe publish", "probe run", "topology", "edge",
-        "registry", "demo", "demo fail", "demo heal");
+        "registry", "demo", "demo fail", "demo heal", "topics create");
     for (String path : paths) {
       List<String> args = new ArrayList<>(List.of(path.split(" ")));
       args.add("--help");

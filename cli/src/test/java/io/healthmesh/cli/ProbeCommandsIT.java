@@ -121,7 +121,7 @@ class ProbeCommandsIT {
           .documents()).resources());
 
       try (Prober prober = new Prober(config, ProbeCommand.producer(ClusterOptions.of(cli.kafka.bootstrapServers(),
-          cli.registry.url())), "it", 4, new SimpleMeterRegistry()).start(Duration.ofMillis(500), Duration.ofMillis(500))) {
+          cli.registry.url())), "it", 4, null, new SimpleMeterRegistry()).start(Duration.ofMillis(500), Duration.ofMillis(500))) {
         assertThat(prober.targets()).isEqualTo(5);
         assertThat(latest("web", "ok")).satisfies(r -> {
           assertThat(r.getSuccess()).isTrue();

@@ -50,7 +50,7 @@ class StandaloneProcessesIT {
     try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(2).start()) {
       String bootstrap = kafka.bootstrapServers();
       Matcher registry = start(Pattern.compile("listening on (http://\\S+)"), "registry", "--bootstrap-servers",
-          bootstrap, "port=0");
+          bootstrap, "port=0", "metrics.port=0");
       String registryUrl = registry.group(1);
       Path config = dir.resolve("config.yaml");
       Files.writeString(config, CONFIG.formatted(backend.getAddress().getPort()));
@@ -58,12 +58,12 @@ class StandaloneProcessesIT {
           "--schema-registry-url", registryUrl);
       assertThat(apply.exit()).as(apply.err()).isZero();
       start(Pattern.compile("running against"), "topology", "--bootstrap-servers", bootstrap, "--schema-registry-url",
-          registryUrl, "state.dir=" + dir.resolve("streams"), "commit.interval.ms=100");
+          registryUrl, "state.dir=" + dir.resolve("streams"), "commit.interval.ms=100", "metrics.port=0");
       int dnsPort = Integer.parseInt(start(Pattern.compile("listening on 127.0.0.1:(\\d+)"), "edge",
           "--bootstrap-servers", bootstrap, "--schema-registry-url", registryUrl, "dns.port=0",
-          "edge.region=us-east1").group(1));
+          "edge.region=us-east1", "metrics.port=0").group(1));
       start(Pattern.compile("prober running"), "probe", "run", "--bootstrap-servers", bootstrap,
-          "--schema-registry-url", registryUrl, "--refresh", "PT1S");
+          "--schema-registry-url", registryUrl, "--refresh", "PT1S", "--metrics-port", "0");
 
       assertThat(awaitAnswer(dnsPort, "10.9.0.100", Duration.ofSeconds(60))).as("primary while healthy").isTrue();
       status.set(503);

@@ -10,6 +10,7 @@ import io.healthmesh.schemas.SchemaRegistryClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -19,6 +20,8 @@ public final class EdgeApp implements AutoCloseable {
   private final TopicFollower follower;
   private final EdgeServer server;
   private final DecisionLog decisions;
+  private final MeterRegistry meters;
+  private final java.util.Set<String> offsetGauges = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private EdgeApp(EdgeSettings settings, SchemaRegistryClient registry, MeterRegistry meters) throws IOException {
     this.decisions = new DecisionLog(settings, registry, meters);
@@ -26,15 +29,35 @@ public final class EdgeApp implements AutoCloseable {
         settings.clientSubnetRegions(), settings.notReadyRcode(), ThreadLocalRandom::current, decisions);
     this.server = EdgeServer.start(settings.host(), settings.port(), settings.udpThreads(), settings.tcpMaxConnections(),
         settings.tcpIdleTimeout(), responder, meters);
-    this.follower = new TopicFollower(settings.kafkaProperties(), registry, snapshot::set).start();
+    this.meters = meters;
+    this.follower = new TopicFollower(settings.kafkaProperties(), registry, this::swap).start();
     meters.gauge("healthmesh.edge.ready", follower, f -> f.ready() ? 1 : 0);
     meters.gauge("healthmesh.edge.snapshot.staleness.seconds", follower, f -> f.stalenessMillis() / 1000.0);
+    meters.gauge("healthmesh.edge.snapshot.age.seconds", snapshot,
+        s -> s.get().builtAtMillis() == 0 ? 0 : (System.currentTimeMillis() - s.get().builtAtMillis()) / 1000.0);
+    meters.gauge("healthmesh.edge.snapshot.version", snapshot, s -> s.get().version());
+    meters.gauge("healthmesh.edge.snapshot.record.sets", snapshot,
+        s -> s.get().zones().stream().mapToLong(z -> z.names().values().stream().mapToLong(Map::size).sum()).sum());
+    meters.gauge("healthmesh.edge.snapshot.zones", snapshot, s -> s.get().zones().size());
   }
 
   /** Listens at once (answering SERVFAIL or REFUSED until ready) and follows the topics. */
   public static EdgeApp start(EdgeSettings settings, SchemaRegistryClient registry, MeterRegistry meters)
       throws IOException {
     return new EdgeApp(settings, registry, meters);
+  }
+
+  /** Swaps in a new snapshot, and exposes the offset of every partition it answers from. */
+  private void swap(Snapshot next) {
+    snapshot.set(next);
+    for (String tp : next.offsets().keySet()) {
+      if (offsetGauges.add(tp)) {
+        int dash = tp.lastIndexOf('-');
+        meters.gauge("healthmesh.edge.snapshot.offset", io.micrometer.core.instrument.Tags.of("topic",
+            tp.substring(0, dash), "partition", tp.substring(dash + 1)), snapshot,
+            s -> s.get().offsets().getOrDefault(tp, -1L));
+      }
+    }
   }
 
   public int port() {

@@ -2,6 +2,7 @@ package io.healthmesh.edge;
 
 import io.healthmesh.edge.server.Responder.SubnetRegion;
 import io.healthmesh.edge.state.Cidr;
+import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.settings.SettingsReader;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +15,8 @@ import org.xbill.DNS.Rcode;
 /** The edge's configuration, validated once at start-up; keys in the README. */
 public record EdgeSettings(String name, String host, int port, String region, String bootstrapServers,
     String schemaRegistryUrl, int udpThreads, int tcpMaxConnections, Duration tcpIdleTimeout, int notReadyRcode,
-    List<SubnetRegion> clientSubnetRegions, double decisionSampleRate, Map<String, String> kafkaOverrides) {
+    List<SubnetRegion> clientSubnetRegions, double decisionSampleRate, Map<String, String> kafkaOverrides,
+    MetricsSettings metrics) {
 
   public static final String NAME = "edge.name";
   public static final String HOST = "dns.host";
@@ -78,9 +80,10 @@ public record EdgeSettings(String name, String host, int port, String region, St
     Map<String, String> kafka = new HashMap<>();
     p.stringPropertyNames().stream().filter(k -> k.startsWith(KAFKA_PREFIX))
         .forEach(k -> kafka.put(k.substring(KAFKA_PREFIX.length()), p.getProperty(k)));
+    MetricsSettings metrics = MetricsSettings.from(read, 9402);
     read.check("dns-edge");
     return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, tcpMax, Duration.ofMillis(idleMs),
-        notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL, subnets, sampleRate, kafka);
+        notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL, subnets, sampleRate, kafka, metrics);
   }
 
   Map<String, Object> kafkaProperties() {

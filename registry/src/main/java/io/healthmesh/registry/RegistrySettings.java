@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.settings.SettingsReader;
 import org.apache.kafka.clients.CommonClientConfigs;
 
@@ -20,10 +21,11 @@ import org.apache.kafka.clients.CommonClientConfigs;
  * @param defaultCompatibility level of subjects with none of their own while none is set globally
  * @param timeout for reads and writes of the schemas topic
  * @param kafkaClientOverrides client properties from {@code kafkastore.*} keys (SASL, TLS, ...)
+ * @param metrics where {@code /metrics} and {@code /health/*} are served
  */
 public record RegistrySettings(String host, int port, String bootstrapServers, String topic,
     short replicationFactor, String defaultCompatibility, Duration timeout,
-    Map<String, String> kafkaClientOverrides) {
+    Map<String, String> kafkaClientOverrides, MetricsSettings metrics) {
 
   public static final String HOST = "host";
   public static final String PORT = "port";
@@ -76,9 +78,10 @@ public record RegistrySettings(String host, int port, String bootstrapServers, S
         overrides.put(key.substring(CLIENT_PREFIX.length()), p.getProperty(key));
       }
     }
+    MetricsSettings metrics = MetricsSettings.from(read, 9404);
     read.check("schema registry");
     return new RegistrySettings(host, port, bootstrap, topic, (short) replication, level.toUpperCase(java.util.Locale.ROOT),
-        Duration.ofMillis(timeoutMs), overrides);
+        Duration.ofMillis(timeoutMs), overrides, metrics);
   }
 
   /** Properties for every Kafka client of the registry. */

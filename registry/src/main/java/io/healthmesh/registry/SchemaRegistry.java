@@ -50,6 +50,16 @@ public final class SchemaRegistry implements AutoCloseable {
     return log.failure().isEmpty();
   }
 
+  /** Requests, errors and health as meters (healthmesh_registry_*). */
+  public void bindTo(io.micrometer.core.instrument.MeterRegistry meters) {
+    io.micrometer.core.instrument.FunctionCounter.builder("healthmesh.registry.requests", http.requests,
+        java.util.concurrent.atomic.AtomicLong::get).description("REST requests answered").register(meters);
+    io.micrometer.core.instrument.FunctionCounter.builder("healthmesh.registry.errors", http.errors,
+        java.util.concurrent.atomic.AtomicLong::get).description("REST requests answered with an error").register(meters);
+    io.micrometer.core.instrument.Gauge.builder("healthmesh.registry.healthy", this, r -> r.healthy() ? 1 : 0)
+        .description("1 while the schemas topic can be read").register(meters);
+  }
+
   public long requests() {
     return http.requests.get();
   }

@@ -228,6 +228,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
     HealthSource source = sources.get(name);
     if (source == null) {
       publisher.delete(key, time);
+      metrics.sourceMargin(name, null, 0);
       return;
     }
     ServiceSnapshot service = services.get(source.getBackendService());
@@ -241,6 +242,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
     Aggregation.Thresholds t = new Aggregation.Thresholds(policy.getHealthyPercentThreshold(),
         policy.getMinHealthyThreshold(), false);
     Aggregation.Counts counts = counts(source.getBackendService());
+    metrics.sourceMargin(name, source.getRegion(), Aggregation.margin(counts, t));
     publisher.publish(key, Aggregation.status(counts, t), counts, source.getRegion(),
         copy(cause).setHealthyPercentThreshold(t.healthyPercent()).setMinHealthyThreshold(t.minHealthy())
             .setPolicyName(policy.getName())

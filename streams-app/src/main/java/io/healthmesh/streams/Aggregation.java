@@ -46,6 +46,15 @@ final class Aggregation {
     return (long) healthy * 100 >= (long) t.healthyPercent() * total && healthy >= t.minHealthy();
   }
 
+  /**
+   * How many more HEALTHY endpoints could fail before the thresholds fail (negative: how many are
+   * missing), counting UNKNOWN endpoints as unhealthy: how close a source is to flipping.
+   */
+  static int margin(Counts counts, Thresholds t) {
+    int required = Math.max(t.minHealthy(), (int) Math.ceil(t.healthyPercent() * counts.total() / 100.0));
+    return counts.healthy() - required;
+  }
+
   /** R-CH-4: AND over the sources, where any UNHEALTHY wins and any UNKNOWN keeps it UNKNOWN. */
   static HealthStatus all(Collection<HealthStatus> statuses) {
     if (statuses.contains(HealthStatus.UNHEALTHY)) {

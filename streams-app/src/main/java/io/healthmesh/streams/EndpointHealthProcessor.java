@@ -372,6 +372,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
         .setVersion(next.getVersion()).setSourceOffset(origin == null ? null : origin.offset()).build();
     long timestamp = eventTime.toEpochMilli();
     context.forward(new Record<>(key, new Out.State(entity, state), timestamp));
+    metrics.published(eventTime);
     if (before == next.getStatus()) {
       return; // first result of a new endpoint: its UNKNOWN state is published, no transition
     }

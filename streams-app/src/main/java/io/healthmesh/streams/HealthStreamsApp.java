@@ -3,6 +3,7 @@ package io.healthmesh.streams;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,8 @@ public final class HealthStreamsApp implements AutoCloseable {
       LOG.error("stream thread failed; replacing it", e);
       return StreamThreadExceptionResponse.REPLACE_THREAD;
     });
+    new KafkaStreamsMetrics(streams).bindTo(meters);
+    EntityCounts.register(streams, meters);
     streams.start();
     HealthStreamsApp app = new HealthStreamsApp(streams);
     app.awaitRunning(timeout);
@@ -44,6 +47,11 @@ public final class HealthStreamsApp implements AutoCloseable {
 
   public KafkaStreams.State state() {
     return streams.state();
+  }
+
+  /** Ready while every task is assigned and processing. */
+  public boolean ready() {
+    return streams.state() == KafkaStreams.State.RUNNING;
   }
 
   private void awaitRunning(Duration timeout) {

@@ -13,6 +13,9 @@ final class Metrics {
   private final Counter outOfOrder;
   private final Counter stale;
   private final Counter heartbeats;
+  private final io.micrometer.core.instrument.Timer lag;
+  private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> margins =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   Metrics(MeterRegistry registry) {
     this.registry = registry;
@@ -20,6 +23,10 @@ final class Metrics {
     this.outOfOrder = registry.counter("healthmesh.probes.ignored", "reason", "out_of_order");
     this.stale = registry.counter("healthmesh.endpoints.stale");
     this.heartbeats = registry.counter("healthmesh.probes.heartbeats");
+    this.lag = io.micrometer.core.instrument.Timer.builder("healthmesh.pipeline.lag")
+        .description("From the event time of the record that triggered a state to its publication")
+        .publishPercentileHistogram().minimumExpectedValue(java.time.Duration.ofMillis(1))
+        .maximumExpectedValue(java.time.Duration.ofMinutes(10)).register(registry);
   }
 
   void applied() {
@@ -36,6 +43,32 @@ final class Metrics {
 
   void heartbeat() {
     heartbeats.increment();
+  }
+
+  /** How long after its triggering event a state was published: the pipeline's lag. */
+  void published(java.time.Instant eventTime) {
+    lag.record(Math.max(0, System.currentTimeMillis() - eventTime.toEpochMilli()), java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * The health source's margin to its thresholds (see {@code Aggregation.margin}); a null region
+   * means the source is gone.
+   */
+  void sourceMargin(String source, String region, int margin) {
+    if (region == null) {
+      java.util.concurrent.atomic.AtomicInteger gone = margins.remove(source);
+      if (gone != null) {
+        registry.find("healthmesh.health.source.margin").tag("source", source).meters().forEach(registry::remove);
+      }
+      return;
+    }
+    margins.computeIfAbsent(source, s -> {
+      java.util.concurrent.atomic.AtomicInteger value = new java.util.concurrent.atomic.AtomicInteger();
+      io.micrometer.core.instrument.Gauge.builder("healthmesh.health.source.margin", value, Number::doubleValue)
+          .description("Healthy endpoints a health source can lose before it fails its policy (negative: missing)")
+          .tag("source", s).tag("region", region).register(registry);
+      return value;
+    }).set(margin);
   }
 
   void deadLettered(String topic, DeadLetterReason reason) {

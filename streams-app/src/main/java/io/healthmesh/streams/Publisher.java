@@ -58,6 +58,7 @@ final class Publisher {
       return;
     }
     published.put(storeKey(key), next);
+    metrics.published(eventTime);
     long timestamp = eventTime.toEpochMilli();
     context.forward(new Record<>(storeKey(key), new Out.State(key, next), timestamp));
     if (statusChanged) {

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.settings.SettingsReader;
 import org.apache.kafka.streams.StreamsConfig;
 
@@ -14,7 +15,7 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 public record StreamsSettings(String applicationId, String bootstrapServers, String schemaRegistryUrl,
     String processingGuarantee, int standbyReplicas, int streamThreads, Duration commitInterval, String stateDir,
-    Duration maxClockSkew, Duration staleCheckInterval, Map<String, String> streamsOverrides) {
+    Duration maxClockSkew, Duration staleCheckInterval, Map<String, String> streamsOverrides, MetricsSettings metrics) {
 
   public static final String APPLICATION_ID = "application.id";
   public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
@@ -51,9 +52,10 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     Map<String, String> overrides = new HashMap<>();
     p.stringPropertyNames().stream().filter(k -> k.startsWith(STREAMS_PREFIX))
         .forEach(k -> overrides.put(k.substring(STREAMS_PREFIX.length()), p.getProperty(k)));
+    MetricsSettings metrics = MetricsSettings.from(read, 9401);
     read.check("streams-app");
     return new StreamsSettings(appId, bootstrap, registry, guarantee, standby, threads, Duration.ofMillis(commitMs),
-        stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), overrides);
+        stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), overrides, metrics);
   }
 
   /** Properties for {@code KafkaStreams}. */

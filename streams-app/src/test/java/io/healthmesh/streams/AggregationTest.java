@@ -67,4 +67,14 @@ class AggregationTest {
     assertThat(Aggregation.all(List.of(HealthStatus.HEALTHY, HealthStatus.HEALTHY))).isEqualTo(HealthStatus.HEALTHY);
     assertThat(Aggregation.all(List.of(HealthStatus.UNKNOWN, HealthStatus.UNHEALTHY))).isEqualTo(HealthStatus.UNHEALTHY);
   }
+
+  @Test
+  void marginCountsHowManyHealthyEndpointsCanFail_beforeThePolicyFails() {
+    // R-AGG-4's policy, 75% / 3, over 4 endpoints: 3 healthy is exactly enough
+    Thresholds strict = new Thresholds(75, 3, false);
+    assertThat(Aggregation.margin(new Counts(4, 0, 0), strict)).isEqualTo(1);
+    assertThat(Aggregation.margin(new Counts(3, 1, 0), strict)).isZero();
+    assertThat(Aggregation.margin(new Counts(2, 1, 1), strict)).isEqualTo(-1);
+    assertThat(Aggregation.margin(new Counts(10, 0, 0), new Thresholds(60, 1, false))).isEqualTo(4);
+  }
 }

@@ -38,6 +38,7 @@ public final class Prober implements AutoCloseable {
   private final Producer<String, ProbeResult> producer;
   private final Checker checker = new Checker();
   private final String name;
+  private final String region;
   private final ScheduledThreadPoolExecutor checks;
   private final ScheduledThreadPoolExecutor control = new ScheduledThreadPoolExecutor(1);
   private final Map<Target, ScheduledFuture<?>> scheduled = new HashMap<>();
@@ -46,9 +47,11 @@ public final class Prober implements AutoCloseable {
   private final Counter publishErrors;
   private final Timer latency;
 
+  /** @param region only backend services of this region (and no external endpoints); null for all */
   public Prober(ConfigTopics config, Producer<String, ProbeResult> producer, String name, int concurrency,
-      MeterRegistry meters) {
+      String region, MeterRegistry meters) {
     this.config = config;
+    this.region = region;
     this.producer = producer;
     this.name = name;
     this.checks = new ScheduledThreadPoolExecutor(concurrency);
@@ -77,8 +80,10 @@ public final class Prober implements AutoCloseable {
       List<String> warnings = new ArrayList<>();
       Catalog catalog = config.read(warnings);
       warnings.forEach(w -> LOG.warn("config: {}", w));
-      reschedule(Target.all(catalog.<BackendService>values(ResourceKind.BACKEND_SERVICE),
-          catalog.<ResourceRecordSet>values(ResourceKind.RESOURCE_RECORD_SET)));
+      List<BackendService> services = catalog.<BackendService>values(ResourceKind.BACKEND_SERVICE).stream()
+          .filter(s -> region == null || region.equals(s.getRegion())).toList();
+      reschedule(Target.all(services, region == null
+          ? catalog.<ResourceRecordSet>values(ResourceKind.RESOURCE_RECORD_SET) : List.of()));
     } catch (RuntimeException e) {
       LOG.warn("cannot read the configuration, checking what was configured before: {}", e.toString());
     }

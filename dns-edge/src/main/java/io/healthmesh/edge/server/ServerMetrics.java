@@ -2,33 +2,73 @@ package io.healthmesh.edge.server;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.Map;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Queries by transport and response code, and listener failures (Prometheus: healthmesh_dns_...).
- * Counters are looked up once and kept: a registry lookup per query would cost more than the
- * answer.
+ * Queries by transport, query type and response code, their latency, and listener failures
+ * (Prometheus: healthmesh_dns_...). Meters are looked up once and kept in arrays: a registry lookup
+ * per query would cost more than the answer.
  */
 final class ServerMetrics {
   private static final String[] RCODES = {"NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED"};
+  /** Query types with their own label; every other type counts as OTHER. */
+  private static final int[] TYPES = {1, 28, 5, 15, 33, 16, 6, 2, 12, 255};
+  private static final String[] TYPE_NAMES = {"A", "AAAA", "CNAME", "MX", "SRV", "TXT", "SOA", "NS", "PTR", "ANY", "OTHER"};
+  private static final int DROPPED = 16;
+  private static final int MALFORMED = 15;
   private final MeterRegistry registry;
-  private final Map<String, Counter[]> queries = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Counter[][]> queries = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Timer> latency = new ConcurrentHashMap<>();
 
   ServerMetrics(MeterRegistry registry) {
     this.registry = registry;
   }
 
-  void query(String transport, byte[] reply) {
-    Counter[] byRcode = queries.computeIfAbsent(transport, t -> new Counter[17]);
-    int rcode = reply == null ? 16 : reply.length < 4 ? 15 : reply[3] & 0x0F;
-    Counter c = byRcode[rcode];
+  /** @param started {@link System#nanoTime()} when the query arrived */
+  void query(String transport, byte[] query, byte[] reply, long started) {
+    latency.computeIfAbsent(transport, t -> Timer.builder("healthmesh.dns.query.duration")
+        .description("Time from a query's arrival to its answer being ready").tag("transport", t)
+        .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(1_000))
+        .maximumExpectedValue(Duration.ofMillis(100)).register(registry))
+        .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+    Counter[][] byType = queries.computeIfAbsent(transport, t -> new Counter[TYPE_NAMES.length][17]);
+    int rcode = reply == null ? DROPPED : reply.length < 4 ? MALFORMED : reply[3] & 0x0F;
+    int type = typeIndex(query);
+    Counter c = byType[type][rcode];
     if (c == null) {
-      String name = rcode == 16 ? "DROPPED" : rcode < RCODES.length ? RCODES[rcode] : "RCODE" + rcode;
-      c = registry.counter("healthmesh.dns.queries", "transport", transport, "rcode", name);
-      byRcode[rcode] = c;
+      String name = rcode == DROPPED ? "DROPPED" : rcode < RCODES.length ? RCODES[rcode] : "RCODE" + rcode;
+      c = registry.counter("healthmesh.dns.queries", "transport", transport, "type", TYPE_NAMES[type], "rcode", name);
+      byType[type][rcode] = c;
     }
     c.increment();
+  }
+
+  /** The question's type, found by skipping the header and the name's labels; OTHER when unreadable. */
+  static int typeIndex(byte[] query) {
+    int i = 12;
+    while (i < query.length) {
+      int len = query[i] & 0xFF;
+      if (len == 0) {
+        break;
+      }
+      if ((len & 0xC0) != 0) {
+        return TYPES.length; // compression in a question: unusual, not worth following
+      }
+      i += len + 1;
+    }
+    if (i + 2 >= query.length) {
+      return TYPES.length;
+    }
+    int type = (query[i + 1] & 0xFF) << 8 | query[i + 2] & 0xFF;
+    for (int t = 0; t < TYPES.length; t++) {
+      if (TYPES[t] == type) {
+        return t;
+      }
+    }
+    return TYPES.length;
   }
 
   void failure(String where) {

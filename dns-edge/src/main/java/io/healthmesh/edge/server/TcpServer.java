@@ -93,8 +93,9 @@ final class TcpServer implements AutoCloseable {
       } catch (EOFException | SocketTimeoutException | SocketException e) {
         return; // client done, idle too long, or gone
       }
+      long started = System.nanoTime();
       byte[] reply = responder.reply(packet, client, true);
-      metrics.query("tcp", reply);
+      metrics.query("tcp", packet, reply, started);
       if (reply == null) {
         return; // not a query we can answer: RFC 7766 lets us close
       }

@@ -61,11 +61,12 @@ final class UdpServer implements AutoCloseable {
       try {
         in.clear();
         SocketAddress client = channel.receive(in);
+        long started = System.nanoTime();
         in.flip();
         byte[] packet = new byte[in.remaining()];
         in.get(packet);
         byte[] reply = responder.reply(packet, ((InetSocketAddress) client).getAddress(), false);
-        metrics.query("udp", reply);
+        metrics.query("udp", packet, reply, started);
         if (reply != null) {
           out.clear();
           out.put(reply).flip();

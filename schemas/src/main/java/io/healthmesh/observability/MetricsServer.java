@@ -1,0 +1,99 @@
+package io.healthmesh.observability;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What every healthmesh process serves for operators: {@code /metrics} in the Prometheus text
+ * format, {@code /health/live} (200 while the process runs) and {@code /health/ready} (200 once it
+ * does its job, 503 before and after).
+ */
+public final class MetricsServer implements AutoCloseable {
+  private final HttpServer server;
+  private final PrometheusMeterRegistry registry;
+
+  private MetricsServer(HttpServer server, PrometheusMeterRegistry registry) {
+    this.server = server;
+    this.registry = registry;
+  }
+
+  /**
+   * A registry with the JVM and process metrics every component reports; every series carries
+   * {@code component} and the given tags (key, value, ...).
+   */
+  public static PrometheusMeterRegistry newRegistry(String component, String... tags) {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    registry.config().commonTags("component", component).commonTags(tags);
+    new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(registry);
+    new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics().bindTo(registry);
+    new io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics().bindTo(registry);
+    new io.micrometer.core.instrument.binder.system.ProcessorMetrics().bindTo(registry);
+    new io.micrometer.core.instrument.binder.system.UptimeMetrics().bindTo(registry);
+    return registry;
+  }
+
+  /** @param port 0 picks a free port */
+  public static MetricsServer start(String host, int port, PrometheusMeterRegistry registry, BooleanSupplier ready) {
+    try {
+      HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+      server.createContext("/metrics", exchange -> respond(exchange, 200,
+          "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
+      server.createContext("/health/live", exchange -> respond(exchange, 200, "text/plain", "live\n"));
+      server.createContext("/health/ready", exchange -> {
+        boolean isReady = ready.getAsBoolean();
+        respond(exchange, isReady ? 200 : 503, "text/plain", isReady ? "ready\n" : "not ready\n");
+      });
+      server.setExecutor(Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "metrics-http");
+        t.setDaemon(true);
+        return t;
+      }));
+      server.start();
+      return new MetricsServer(server, registry);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot serve metrics on " + host + ":" + port + ": " + e.getMessage(), e);
+    }
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  /** The {@code /metrics} URL. */
+  public String url() {
+    return "http://" + server.getAddress().getHostString() + ":" + port() + "/metrics";
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  private static void respond(HttpExchange exchange, int status, String type, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", type);
+    if (exchange.getRequestMethod().equals("HEAD")) {
+      exchange.sendResponseHeaders(status, -1);
+    } else {
+      exchange.sendResponseHeaders(status, bytes.length);
+      try (OutputStream out = exchange.getResponseBody()) {
+        out.write(bytes);
+      }
+    }
+    exchange.close();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+  }
+}

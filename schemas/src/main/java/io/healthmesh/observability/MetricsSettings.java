@@ -1,0 +1,22 @@
+package io.healthmesh.observability;
+
+import io.healthmesh.settings.SettingsReader;
+
+/**
+ * Where a process serves {@code /metrics} and {@code /health/*}: keys {@code metrics.host}
+ * (default 127.0.0.1; 0.0.0.0 in a container) and {@code metrics.port} (0 picks a free port).
+ */
+public record MetricsSettings(String host, int port) {
+  public static final String HOST = "metrics.host";
+  public static final String PORT = "metrics.port";
+
+  /** Reads the two keys, adding any problem to {@code read}. */
+  public static MetricsSettings from(SettingsReader read, int defaultPort) {
+    return new MetricsSettings(read.string(HOST, "127.0.0.1"), read.integer(PORT, defaultPort, 0, 65535));
+  }
+
+  public MetricsServer start(io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry,
+      java.util.function.BooleanSupplier ready) {
+    return MetricsServer.start(host, port, registry, ready);
+  }
+}
