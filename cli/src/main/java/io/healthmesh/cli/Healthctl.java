@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
 /** {@code healthctl}: exit code 0 ok, 1 runtime failure, 2 usage or validation error. */
 @Command(name = "healthctl", mixinStandardHelpOptions = true, version = "healthctl 0.1.0",
     description = "Health-aware DNS routing on Kafka.", subcommands = {ApplyCommand.Apply.class, ApplyCommand.Validate.class, GetCommand.class, DeleteCommand.class,
-        ProbeCommand.class, TopicsCommand.class, ServeCommand.Topology.class, ServeCommand.Edge.class, ServeCommand.Registry.class,
+        ProbeCommand.class, AuditCommand.class, TopicsCommand.class, ServeCommand.Topology.class, ServeCommand.Edge.class, ServeCommand.Registry.class,
         Healthctl.DemoCommand.class})
 public final class Healthctl implements Callable<Integer> {
 

@@ -16,7 +16,8 @@ class HealthctlTest {
     List<String> paths = new ArrayList<>();
     collect(Healthctl.commandLine(), "", paths);
     assertThat(paths).contains("apply", "validate", "get", "delete", "probe publish", "probe run", "topology", "edge",
-        "registry", "demo", "demo fail", "demo heal", "topics create");
+        "registry", "demo", "demo fail", "demo heal", "topics create", "audit timeline", "audit state-at",
+        "audit explain", "audit replay");
     for (String path : paths) {
       List<String> args = new ArrayList<>(List.of(path.split(" ")));
       args.add("--help");

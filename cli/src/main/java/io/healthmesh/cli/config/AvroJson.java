@@ -55,7 +55,12 @@ public final class AvroJson {
 
   /** The record as a tree; fields that hold their default are left out unless listed in {@code always}. */
   public static ObjectNode write(SpecificRecord record, List<String> always) {
-    return (ObjectNode) tree(record, record.getSchema(), always);
+    return (ObjectNode) tree(record, record.getSchema(), always, true);
+  }
+
+  /** The record as a tree with every field, for machine-readable output. */
+  public static ObjectNode writeAll(SpecificRecord record) {
+    return (ObjectNode) tree(record, record.getSchema(), List.of(), false);
   }
 
   private static Object record(JsonNode node, Schema schema, String path, List<String> ignored, List<String> problems) {
@@ -173,31 +178,31 @@ public final class AvroJson {
     }
   }
 
-  private static JsonNode tree(Object value, Schema schema, List<String> always) {
+  private static JsonNode tree(Object value, Schema schema, List<String> always, boolean skipDefaults) {
     if (value == null) {
       return NODES.nullNode();
     }
     switch (schema.getType()) {
       case UNION -> {
-        return tree(value, schema.getTypes().get(DATA.resolveUnion(schema, value)), List.of());
+        return tree(value, schema.getTypes().get(DATA.resolveUnion(schema, value)), List.of(), skipDefaults);
       }
       case RECORD -> {
         SpecificRecord record = (SpecificRecord) value;
         ObjectNode object = NODES.objectNode();
         for (Schema.Field field : schema.getFields()) {
           Object fieldValue = record.get(field.pos());
-          if (!always.contains(field.name()) && field.hasDefaultValue()
+          if (skipDefaults && !always.contains(field.name()) && field.hasDefaultValue()
               && Objects.equals(DATA.getDefaultValue(field), fieldValue)) {
             continue;
           }
-          object.set(field.name(), tree(fieldValue, field.schema(), List.of()));
+          object.set(field.name(), tree(fieldValue, field.schema(), List.of(), skipDefaults));
         }
         return object;
       }
       case ARRAY -> {
         ArrayNode array = NODES.arrayNode();
         for (Object item : (List<?>) value) {
-          array.add(tree(item, schema.getElementType(), List.of()));
+          array.add(tree(item, schema.getElementType(), List.of(), skipDefaults));
         }
         return array;
       }

@@ -1,0 +1,101 @@
+package io.healthmesh.cli.audit;
+
+import io.healthmesh.cli.config.ResourceKind;
+import io.healthmesh.events.DnsDecision;
+import io.healthmesh.events.EntityKind;
+import io.healthmesh.events.HealthTransition;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topics;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/** Reads what an audit needs from the topics, and nothing else. */
+public final class AuditData {
+  private final TopicScan scan;
+  private final SchemaRegistryClient registry;
+  private final Map<String, Object> client;
+
+  public AuditData(Map<String, Object> client, SchemaRegistryClient registry, boolean progress) {
+    this.client = client;
+    this.scan = new TopicScan(client, progress);
+    this.registry = registry;
+  }
+
+  public TopicScan scan() {
+    return scan;
+  }
+
+  public SchemaRegistryClient registry() {
+    return registry;
+  }
+
+  /** Every transition ever recorded (the state at T needs everything before T). */
+  public Transitions transitions() {
+    Transitions transitions = new Transitions();
+    scan.read(Topics.HEALTH_TRANSITIONS.name(), Topics.HEALTH_TRANSITIONS.keySerde(registry).deserializer(),
+        Topics.HEALTH_TRANSITIONS.valueSerde(registry).deserializer(), null, r -> {
+          if (r.value() != null) {
+            transitions.add(r.value());
+          }
+        });
+    return transitions.done();
+  }
+
+  /** Every retained version of every resource, with the time it was written. */
+  public ConfigHistory config() {
+    ConfigHistory history = new ConfigHistory();
+    for (ResourceKind kind : ResourceKind.values()) {
+      scan.read(kind.topic().name(), new StringDeserializer(), kind.topic().valueSerde(registry).deserializer(), null,
+          r -> history.add(kind, r.key(), r.topic(), r.partition(), r.offset(), Instant.ofEpochMilli(r.timestamp()),
+              r.value()));
+    }
+    return history;
+  }
+
+  /** Decisions the edges logged for a name and type between {@code from} and {@code to}. */
+  public List<DnsDecision> decisions(String name, String type, Instant from, Instant to) {
+    List<DnsDecision> found = new ArrayList<>();
+    String fqdn = (name.endsWith(".") ? name : name + ".").toLowerCase(Locale.ROOT);
+    scan.read(Topics.DNS_DECISIONS.name(), new StringDeserializer(), Topics.DNS_DECISIONS.valueSerde(registry)
+        .deserializer(), from, r -> {
+          DnsDecision d = r.value();
+          if (d != null && !d.getTime().isAfter(to) && !d.getTime().isBefore(from)
+              && d.getQueryName().toLowerCase(Locale.ROOT).equals(fqdn) && d.getQueryType().equalsIgnoreCase(type)) {
+            found.add(d);
+          }
+        });
+    return found;
+  }
+
+  public int probePartitions() {
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(client,
+        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+        new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+      return consumer.partitionsFor(Topics.PROBE_RESULTS.name()).size();
+    }
+  }
+
+  /** {@code KIND/NAME}, the kind in any case with - or _ (composite-health-check/orders-chc). */
+  public static Map.Entry<EntityKind, String> entity(String text) {
+    int slash = text.indexOf('/');
+    if (slash <= 0) {
+      throw new IllegalArgumentException("'" + text + "' is not KIND/NAME, e.g. COMPOSITE_HEALTH_CHECK/orders-chc");
+    }
+    String kind = text.substring(0, slash).toUpperCase(Locale.ROOT).replace('-', '_');
+    try {
+      return Map.entry(EntityKind.valueOf(kind), text.substring(slash + 1));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("'" + text.substring(0, slash) + "' is not one of "
+          + java.util.Arrays.toString(EntityKind.values()));
+    }
+  }
+
+  static String describe(HealthTransition t) {
+    return t.getOldStatus() + " -> " + t.getNewStatus();
+  }
+}
