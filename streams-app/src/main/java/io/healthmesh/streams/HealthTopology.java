@@ -13,6 +13,7 @@ import io.healthmesh.config.CompositeHealthCheck;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.HealthAggregationPolicy;
 import io.healthmesh.config.HealthSource;
+import io.healthmesh.internal.EndpointRecord;
 import io.healthmesh.internal.ExternalEndpointRef;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topic;
@@ -52,7 +53,7 @@ public final class HealthTopology {
     TopologySerdes serdes = new TopologySerdes(registry);
     Metrics metrics = new Metrics(meters);
     StreamsBuilder builder = new StreamsBuilder();
-    addStores(builder, serdes);
+    addStores(builder, serdes, settings.inMemoryStores());
 
     // 1. Probe results and backend services, both keyed (and so partitioned) by backend service;
     //    external endpoints' probes by address, so the record sets that check them are re-keyed so.
@@ -135,32 +136,39 @@ public final class HealthTopology {
     return Produced.with(topic.keySerde(registry), topic.valueSerde(registry));
   }
 
-  private static void addStores(StreamsBuilder builder, TopologySerdes serdes) {
+  private static void addStores(StreamsBuilder builder, TopologySerdes serdes, boolean inMemory) {
     // Endpoints are read from the heap mirror; RocksDB would only be written, so keep the bytes in
     // memory too. The changelog still makes them survive a crash.
-    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ENDPOINTS), Serdes.String(),
-        serdes.endpointRecords()));
-    builder.addStateStore(store(EXPIRY_INDEX, Serdes.String()));
-    builder.addStateStore(store(EndpointHealthProcessor.SERVICES, serdes.serviceSnapshots()));
-    builder.addStateStore(store(EndpointHealthProcessor.PROBE_CLOCK, Serdes.Long()));
-    builder.addStateStore(store(EndpointHealthProcessor.EXTERNAL_REFS, serdes.store(ExternalEndpointRef.class)));
-    builder.addStateStore(store(ExternalTargetsProcessor.RECORD_SET_ADDRESSES, Serdes.String()));
-    builder.addStateStore(store(ForwardingRuleRouter.RULE_SERVICES, Serdes.String()));
-    builder.addStateStore(store(EndpointHealthProcessor.RULES, serdes.store(ForwardingRule.class)));
-    builder.addStateStore(store(Publisher.PUBLISHED_TARGETS, serdes.healthStates()));
-    builder.addStateStore(store(AggregateHealthProcessor.SERVICES, serdes.serviceSnapshots()));
-    builder.addStateStore(store(AggregateHealthProcessor.SERVICE_COUNTS, serdes.serviceSnapshots()));
-    builder.addStateStore(store(POLICIES, serdes.store(HealthAggregationPolicy.class)));
-    builder.addStateStore(store(SOURCES, serdes.store(HealthSource.class)));
-    builder.addStateStore(store(COMPOSITES, serdes.store(CompositeHealthCheck.class)));
-    builder.addStateStore(store(FORWARDING_RULES, serdes.store(ForwardingRule.class)));
-    builder.addStateStore(store(CONFIG_OFFSETS, Serdes.Long()));
-    builder.addStateStore(store(FAILOVERS, serdes.failovers()));
-    builder.addStateStore(store(Publisher.PUBLISHED, serdes.healthStates()));
+    StoreBuilder<KeyValueStore<String, EndpointRecord>> endpoints = Stores.keyValueStoreBuilder(
+        Stores.inMemoryKeyValueStore(ENDPOINTS), Serdes.String(), serdes.endpointRecords());
+    builder.addStateStore(inMemory ? endpoints.withLoggingDisabled() : endpoints);
+    builder.addStateStore(store(EXPIRY_INDEX, inMemory, Serdes.String()));
+    builder.addStateStore(store(EndpointHealthProcessor.SERVICES, inMemory, serdes.serviceSnapshots()));
+    builder.addStateStore(store(EndpointHealthProcessor.PROBE_CLOCK, inMemory, Serdes.Long()));
+    builder.addStateStore(store(EndpointHealthProcessor.EXTERNAL_REFS, inMemory, serdes.store(ExternalEndpointRef.class)));
+    builder.addStateStore(store(ExternalTargetsProcessor.RECORD_SET_ADDRESSES, inMemory, Serdes.String()));
+    builder.addStateStore(store(ForwardingRuleRouter.RULE_SERVICES, inMemory, Serdes.String()));
+    builder.addStateStore(store(EndpointHealthProcessor.RULES, inMemory, serdes.store(ForwardingRule.class)));
+    builder.addStateStore(store(Publisher.PUBLISHED_TARGETS, inMemory, serdes.healthStates()));
+    builder.addStateStore(store(AggregateHealthProcessor.SERVICES, inMemory, serdes.serviceSnapshots()));
+    builder.addStateStore(store(AggregateHealthProcessor.SERVICE_COUNTS, inMemory, serdes.serviceSnapshots()));
+    builder.addStateStore(store(POLICIES, inMemory, serdes.store(HealthAggregationPolicy.class)));
+    builder.addStateStore(store(SOURCES, inMemory, serdes.store(HealthSource.class)));
+    builder.addStateStore(store(COMPOSITES, inMemory, serdes.store(CompositeHealthCheck.class)));
+    builder.addStateStore(store(FORWARDING_RULES, inMemory, serdes.store(ForwardingRule.class)));
+    builder.addStateStore(store(CONFIG_OFFSETS, inMemory, Serdes.Long()));
+    builder.addStateStore(store(FAILOVERS, inMemory, serdes.failovers()));
+    builder.addStateStore(store(Publisher.PUBLISHED, inMemory, serdes.healthStates()));
   }
 
-  /** Persistent and changelogged, so a restarted instance resumes exactly where it stopped. */
-  private static <V> StoreBuilder<KeyValueStore<String, V>> store(String name, Serde<V> values) {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values);
+  /**
+   * Persistent and changelogged, so a restarted instance resumes exactly where it stopped; for an
+   * offline replay in memory without changelogs, as nothing restarts and RocksDB's flush at every
+   * commit would dominate.
+   */
+  private static <V> StoreBuilder<KeyValueStore<String, V>> store(String name, boolean inMemory, Serde<V> values) {
+    return inMemory
+        ? Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), values).withLoggingDisabled()
+        : Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values);
   }
 }

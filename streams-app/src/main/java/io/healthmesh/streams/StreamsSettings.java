@@ -15,7 +15,8 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 public record StreamsSettings(String applicationId, String bootstrapServers, String schemaRegistryUrl,
     String processingGuarantee, int standbyReplicas, int streamThreads, Duration commitInterval, String stateDir,
-    Duration maxClockSkew, Duration staleCheckInterval, Map<String, String> streamsOverrides, MetricsSettings metrics) {
+    Duration maxClockSkew, Duration staleCheckInterval, Map<String, String> streamsOverrides, MetricsSettings metrics,
+    boolean inMemoryStores) {
 
   public static final String APPLICATION_ID = "application.id";
   public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
@@ -27,6 +28,8 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
   public static final String STATE_DIR = "state.dir";
   public static final String MAX_CLOCK_SKEW_MS = "healthmesh.max.clock.skew.ms";
   public static final String STALE_CHECK_INTERVAL_MS = "healthmesh.stale.check.interval.ms";
+  /** State in memory without changelogs: for offline replays (healthctl audit replay), never a deployment. */
+  public static final String IN_MEMORY_STORES = "healthmesh.stores.in.memory";
   /** Any other Kafka Streams or client property, passed through with this prefix removed. */
   public static final String STREAMS_PREFIX = "streams.";
 
@@ -53,9 +56,10 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     p.stringPropertyNames().stream().filter(k -> k.startsWith(STREAMS_PREFIX))
         .forEach(k -> overrides.put(k.substring(STREAMS_PREFIX.length()), p.getProperty(k)));
     MetricsSettings metrics = MetricsSettings.from(read, 9401);
+    boolean inMemory = Boolean.parseBoolean(read.string(IN_MEMORY_STORES, "false"));
     read.check("streams-app");
     return new StreamsSettings(appId, bootstrap, registry, guarantee, standby, threads, Duration.ofMillis(commitMs),
-        stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), overrides, metrics);
+        stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), overrides, metrics, inMemory);
   }
 
   /** Properties for {@code KafkaStreams}. */

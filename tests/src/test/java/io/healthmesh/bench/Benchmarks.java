@@ -16,6 +16,9 @@ public final class Benchmarks {
     if (which.equals("all") || which.equals("propagation")) {
       PropagationBenchmark.main(new String[0]);
     }
+    if (which.equals("all") || which.equals("audit")) {
+      AuditBenchmark.main(new String[0]);
+    }
     System.exit(0); // Kafka and Streams leave non-daemon threads behind in a benchmark JVM
   }
 }

@@ -62,8 +62,9 @@ public final class TopologyBenchmark {
       SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
       System.out.printf("topology benchmark: %,d probe results, %,d endpoints in %,d backend services, %d partitions%n",
           PROBES, SERVICES * ENDPOINTS_PER_SERVICE, SERVICES, PARTITIONS);
-      produceConfiguration(kafka, client);
-      produceProbes(kafka, client);
+      produceConfiguration(kafka, client, SERVICES, ENDPOINTS_PER_SERVICE);
+      produceProbes(kafka, client, PROBES, SERVICES * ENDPOINTS_PER_SERVICE, ENDPOINTS_PER_SERVICE,
+          (round, endpoint, random) -> round < 2 || random.nextInt(1000) != 0);
 
       Result anchor = run("anchor groupByKey().aggregate()", kafka, "bench-anchor", () -> anchor(kafka, dir));
       Result topology = run("healthmesh topology", kafka, "bench-topology", () -> topology(kafka, registry, dir));
@@ -149,12 +150,13 @@ public final class TopologyBenchmark {
     throw new IllegalStateException(appId + " did not catch up within " + timeout);
   }
 
-  private static void produceConfiguration(EmbeddedKafka kafka, SchemaRegistryClient client) throws Exception {
+  static void produceConfiguration(EmbeddedKafka kafka, SchemaRegistryClient client, int services, int perService)
+      throws Exception {
     try (KafkaProducer<String, BackendService> producer = new KafkaProducer<>(producerProps(kafka),
         Topics.BACKEND_SERVICES.keySerde(client).serializer(), Topics.BACKEND_SERVICES.valueSerde(client).serializer())) {
-      for (int s = 0; s < SERVICES; s++) {
+      for (int s = 0; s < services; s++) {
         List<Endpoint> endpoints = new ArrayList<>();
-        for (int e = 0; e < ENDPOINTS_PER_SERVICE; e++) {
+        for (int e = 0; e < perService; e++) {
           endpoints.add(Endpoint.newBuilder().setId("vm-" + e).setIpAddress("10." + (s >> 8) + "." + (s & 255) + "." + e).build());
         }
         BackendService service = BackendService.newBuilder().setName(service(s)).setRegion("us-east1")
@@ -166,26 +168,31 @@ public final class TopologyBenchmark {
     }
   }
 
-  private static void produceProbes(EmbeddedKafka kafka, SchemaRegistryClient client) throws Exception {
+  /** Whether a probe of {@code endpoint} in check round {@code round} succeeds. */
+  interface Outcome {
+    boolean success(int round, int endpoint, Random random);
+  }
+
+  static void produceProbes(EmbeddedKafka kafka, SchemaRegistryClient client, int probes, int endpoints,
+      int perService, Outcome outcome) throws Exception {
     Random random = new Random(1);
-    int endpoints = SERVICES * ENDPOINTS_PER_SERVICE;
     long t0 = System.nanoTime();
     try (KafkaProducer<String, ProbeResult> producer = new KafkaProducer<>(producerProps(kafka),
         Topics.PROBE_RESULTS.keySerde(client).serializer(), Topics.PROBE_RESULTS.valueSerde(client).serializer())) {
-      for (int i = 0; i < PROBES; i++) {
+      for (int i = 0; i < probes; i++) {
         int round = i / endpoints;
         int endpoint = i % endpoints;
         // Each round is one 5 s check interval; results of a round are spread over it.
         Instant at = T0.plusMillis(round * 5_000L + (endpoint * 5_000L) / endpoints);
-        boolean success = round < 2 || random.nextInt(1000) != 0;
-        ProbeResult probe = ProbeResult.newBuilder().setBackendService(service(endpoint / ENDPOINTS_PER_SERVICE))
-            .setEndpointId("vm-" + endpoint % ENDPOINTS_PER_SERVICE).setSuccess(success).setEventTime(at)
+        boolean success = outcome.success(round, endpoint, random);
+        ProbeResult probe = ProbeResult.newBuilder().setBackendService(service(endpoint / perService))
+            .setEndpointId("vm-" + endpoint % perService).setSuccess(success).setEventTime(at)
             .setProber("bench").setLatencyMicros(900).build();
         producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, at.toEpochMilli(),
             probe.getBackendService(), probe));
       }
     }
-    System.out.printf("produced %,d probe results in %.1f s%n", PROBES, (System.nanoTime() - t0) / 1e9);
+    System.out.printf("produced %,d probe results in %.1f s%n", probes, (System.nanoTime() - t0) / 1e9);
   }
 
   private static Map<String, Object> producerProps(EmbeddedKafka kafka) {

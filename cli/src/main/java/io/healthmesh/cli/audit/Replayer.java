@@ -97,6 +97,7 @@ public final class Replayer {
     p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, "replay:9092");
     p.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, "http://replay");
     p.setProperty(StreamsSettings.STATE_DIR, state.toString());
+    p.setProperty(StreamsSettings.IN_MEMORY_STORES, "true");
     StreamsSettings settings = StreamsSettings.from(p);
     long first = inputs.stream().mapToLong(Input::timestamp).filter(t -> t != Long.MIN_VALUE).min().orElse(0);
     org.apache.kafka.streams.Topology topology = HealthTopology.build(settings, registry, new SimpleMeterRegistry(),
