@@ -1,0 +1,122 @@
+package io.healthmesh.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.healthmesh.cli.audit.AuditData;
+import io.healthmesh.cli.audit.Explainer;
+import io.healthmesh.cli.config.AvroJson;
+import io.healthmesh.edge.state.Cidr;
+import io.healthmesh.events.DnsDecision;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code audit explain}: what an edge would have answered at an instant, and why. */
+@Command(name = "explain", mixinStandardHelpOptions = true, description = {
+    "What an edge would have answered for NAME TYPE at an instant, and why: the record set version in force,",
+    "each bucket's addresses with their health then, the rule that decides, and how often each answer comes",
+    "(the edge's own routing engine over " + Explainer.DRAWS + " draws), with the decisions the edges logged",
+    "around that time when dns.decisions.sample.rate was on."})
+final class ExplainCommand extends AuditCommand.Base {
+  @Parameters(index = "0", paramLabel = "NAME", description = "Query name, e.g. db.example.internal")
+  String name;
+
+  @Parameters(index = "1", paramLabel = "TYPE", description = "Query type, e.g. A")
+  String type;
+
+  @Option(names = "--at", required = true, description = "The instant, ISO-8601.")
+  Instant at;
+
+  @Option(names = "--region", description = "Region where the query enters (the edge's region).")
+  String region;
+
+  @Option(names = "--client-subnet", description = "EDNS client subnet of the query; with --subnet-regions.")
+  String clientSubnet;
+
+  @Option(names = "--subnet-regions", description = "The edges' dns.client.subnet.regions, CIDR=region,...")
+  String subnetRegions;
+
+  @Option(names = "--zone", description = "The zone, when several serve the name.")
+  String zone;
+
+  @Option(names = "--window", defaultValue = "PT1M", description = "Logged decisions this long either side of"
+      + " --at (default: ${DEFAULT-VALUE}).")
+  Duration window;
+
+  @Override
+  public Integer call() throws Exception {
+    String source = sourceRegion();
+    AuditData data = data();
+    Explainer.Explanation x = new Explainer(data.config(), data.transitions()).explain(zone, name, type, at, source);
+    if (x == null) {
+      spec.commandLine().getErr().println("no " + type + " record set named " + name + " was in force at " + at);
+      return 1;
+    }
+    List<DnsDecision> logged = data.decisions(name, type, at.minus(window), at.plus(window));
+    if (format == AuditCommand.Format.json) {
+      ObjectNode root = AuditCommand.JSON.valueToTree(Map.of("recordSet", x.recordSet(), "policy", x.policy(),
+          "sourceRegion", source, "version", x.version().where(), "versionTime", x.version().time().toString(),
+          "oldestRetainedVersion", x.version().oldestRetained()));
+      root.set("buckets", AuditCommand.JSON.valueToTree(x.buckets()));
+      root.set("outcomes", AuditCommand.JSON.valueToTree(x.outcomes()));
+      ArrayNode decisions = root.putArray("loggedDecisions");
+      logged.forEach(d -> decisions.add(AvroJson.writeAll(d)));
+      json(root);
+      return 0;
+    }
+    PrintWriter out = out();
+    out.println(x.recordSet() + " at " + at + ", query entering in " + source);
+    out.println("  record set version: " + x.version().where() + " written " + x.version().time()
+        + (x.version().oldestRetained() ? " (the oldest version retained; earlier ones were compacted away)" : ""));
+    out.println("  policy: " + x.policy());
+    for (Explainer.BucketAt b : x.buckets()) {
+      out.println("  bucket " + b.label() + (x.policy().equals("WRR") ? " weight " + b.weight() : ""));
+      for (Explainer.AddressAt a : b.addresses()) {
+        out.println("    " + a.rrdata() + (a.checked() ? "  " + a.health() + (a.since() == null ? " (no state yet)"
+            : " since " + a.since()) : "  not health checked"));
+      }
+    }
+    out.println("  answers:");
+    for (Explainer.Outcome o : x.outcomes()) {
+      out.printf("    %6.2f%%  %-30s bucket %-24s %-13s %s%n", o.probability() * 100, String.join(" ", o.answer()),
+          o.bucket(), o.reason(), o.rule());
+    }
+    out.println("  decisions logged by the edges within " + window + " of " + at + ": " + logged.size());
+    logged.stream().limit(20).forEach(d -> out.println("    " + d.getTime() + " " + d.getEdge() + " from "
+        + d.getSourceRegion() + ": " + d.getBucket() + " " + d.getReason()));
+    out.flush();
+    return 0;
+  }
+
+  private String sourceRegion() throws Exception {
+    if (clientSubnet == null) {
+      if (region == null) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "give --region or --client-subnet");
+      }
+      return region;
+    }
+    if (subnetRegions == null) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--client-subnet needs --subnet-regions, the edges' dns.client.subnet.regions");
+    }
+    InetAddress subnet = InetAddress.getByName(clientSubnet.split("/")[0]);
+    for (String entry : subnetRegions.split(",")) {
+      String[] parts = entry.trim().split("=");
+      if (parts.length == 2 && Cidr.parse(parts[0]).contains(subnet)) {
+        return parts[1];
+      }
+    }
+    if (region == null) {
+      throw new CommandLine.ParameterException(spec.commandLine(), clientSubnet
+          + " is in no --subnet-regions entry; give --region, the edge's own region (R-GEO-1)");
+    }
+    return region;
+  }
+}
