@@ -14,7 +14,6 @@ import io.healthmesh.edge.server.Responder;
 import io.healthmesh.edge.state.EdgeState;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthStatus;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -93,7 +92,8 @@ public final class EdgeBenchmark {
     var snapshot = state.snapshot(true);
     Responder responder = new Responder(() -> snapshot, new RoutingEngine(Regions.builtIn()), "us-east1", List.of(),
         Rcode.SERVFAIL, ThreadLocalRandom::current, Responder.DecisionListener.NONE);
-    return EdgeServer.start("127.0.0.1", 0, 2, 64, Duration.ofSeconds(10), responder, new SimpleMeterRegistry());
+    return EdgeServer.start("127.0.0.1", 0, 2, 64, Duration.ofSeconds(10), responder,
+        io.healthmesh.observability.MetricsServer.newRegistry("edge", "edge", "bench", "region", "us-east1"));
   }
 
   private static Process startNsd(Path dir) throws Exception {

@@ -4,14 +4,11 @@ import io.healthmesh.edge.routing.Decision;
 import io.healthmesh.edge.routing.RoutingEngine;
 import io.healthmesh.edge.state.RecordSetEntry;
 import io.healthmesh.edge.state.Snapshot;
-import io.healthmesh.edge.state.Zone;
+import io.healthmesh.edge.state.WireIndex;
 import java.net.InetAddress;
 import java.util.List;
-import java.util.Map;
 import java.util.random.RandomGenerator;
 import org.xbill.DNS.DClass;
-import org.xbill.DNS.DNSInput;
-import org.xbill.DNS.Name;
 import org.xbill.DNS.Type;
 
 /**
@@ -56,25 +53,13 @@ final class FastPath {
     } else if (questionEnd != q.length) {
       return null;
     }
-    Name name;
-    try {
-      DNSInput in = new DNSInput(q);
-      in.jump(HEADER);
-      name = new Name(in);
-    } catch (Exception e) {
-      return null;
-    }
-    Zone zone = snapshot.zoneFor(name);
-    if (zone == null || !zone.allows(client)) {
-      return null;
-    }
-    Map<Integer, RecordSetEntry> types = zone.names().get(name);
-    RecordSetEntry entry = types == null ? null : types.get(qtype);
-    if (entry == null) {
+    WireIndex.Owner owner = snapshot.wire().find(q, HEADER, end);
+    RecordSetEntry entry = owner == null ? null : owner.of(qtype);
+    if (entry == null || !owner.zone().allows(client)) {
       return null;
     }
     Decision decision = engine.answer(entry.plan(), region, random);
-    decisions.decided(name, qtype, region, null, entry, decision);
+    decisions.decided(owner.name(), qtype, region, null, entry, decision);
     List<String> answer = decision.answer();
     int size = questionEnd;
     for (String rrdata : answer) {
