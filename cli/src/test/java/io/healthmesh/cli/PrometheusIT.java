@@ -111,8 +111,8 @@ class PrometheusIT {
         query(edgePort, 50);
         Thread.sleep(3_000);
         assertThat(value(instant(api, sent)) - before).as("the edge counted every query sent").isEqualTo(50);
-        assertThat(value(instant(api, "sum(healthmesh_entities{kind=\"COMPOSITE_HEALTH_CHECK\", state=\"HEALTHY\"})")))
-            .isEqualTo(2);
+        // entity gauges are counted at most every 5 s, then scraped: wait for them rather than race them
+        awaitValue(api, "sum(healthmesh_entities{kind=\"COMPOSITE_HEALTH_CHECK\", state=\"HEALTHY\"})", 2);
         assertThat(value(instant(api, "sum(healthmesh_edge_ready)"))).isEqualTo(2);
         assertThat(value(instant(api, "sum(healthmesh_prober_targets)"))).isEqualTo(1);
 
@@ -126,8 +126,7 @@ class PrometheusIT {
           Thread.sleep(500);
         }
         assertThat(instant(api, failOpen)).as("fail-open answers counted").isNotEmpty();
-        assertThat(value(instant(api, "sum(healthmesh_entities{kind=\"COMPOSITE_HEALTH_CHECK\", state=\"UNHEALTHY\"})")))
-            .isEqualTo(2);
+        awaitValue(api, "sum(healthmesh_entities{kind=\"COMPOSITE_HEALTH_CHECK\", state=\"UNHEALTHY\"})", 2);
       }
     } finally {
       if (prometheus != null) {
@@ -200,6 +199,19 @@ class PrometheusIT {
   private static double value(JsonNode result) {
     assertThat(result).hasSize(1);
     return Double.parseDouble(result.get(0).get("value").get(1).asText());
+  }
+
+  private void awaitValue(String api, String expr, double expected) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    double last = Double.NaN;
+    while (System.nanoTime() < deadline) {
+      JsonNode result = instant(api, expr);
+      if (result.size() == 1 && (last = value(result)) == expected) {
+        return;
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError(expr + " was " + last + ", not " + expected + ", for 30 s");
   }
 
   private void awaitSeries(String api, String expr, int count, Duration timeout) throws Exception {
