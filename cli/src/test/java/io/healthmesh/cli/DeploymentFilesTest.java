@@ -169,4 +169,29 @@ class DeploymentFilesTest {
     });
     assertThat(endpoints).containsExactlyInAnyOrderElementsOf(backends);
   }
+
+  @Test
+  void describesEveryPanel_andFiltersEveryDashboardByEdgeAndRegion() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    List<Path> dashboards;
+    try (var files = Files.list(ROOT.resolve("grafana/dashboards"))) {
+      dashboards = files.filter(f -> f.toString().endsWith(".json")).toList();
+    }
+    assertThat(dashboards).hasSizeGreaterThanOrEqualTo(3);
+    for (Path file : dashboards) {
+      var dashboard = json.readTree(file.toFile());
+      List<String> variables = new ArrayList<>();
+      dashboard.get("templating").get("list").forEach(v -> variables.add(v.get("name").asText()));
+      assertThat(variables).as(file.toString()).contains("edge", "region");
+      for (var panel : dashboard.get("panels")) {
+        String where = file.getFileName() + " / " + panel.path("title").asText();
+        assertThat(panel.path("title").asText()).as(where).isNotBlank();
+        assertThat(panel.path("description").asText()).as(where).isNotBlank();
+        assertThat(panel.path("fieldConfig").path("defaults").path("unit").asText()).as(where).isNotBlank();
+        assertThat(panel.path("datasource").path("uid").asText()).as(where).isEqualTo("prometheus");
+        assertThat(panel.get("targets")).as(where).isNotEmpty();
+      }
+    }
+    assertThat(Files.readString(ROOT.resolve("grafana/provisioning/datasources/prometheus.yml"))).contains("uid: prometheus");
+  }
 }

@@ -14,7 +14,6 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
@@ -41,7 +40,8 @@ public final class Prober implements AutoCloseable {
   private final String region;
   private final ScheduledThreadPoolExecutor checks;
   private final ScheduledThreadPoolExecutor control = new ScheduledThreadPoolExecutor(1);
-  private final Map<Target, ScheduledFuture<?>> scheduled = new HashMap<>();
+  // concurrent: the targets gauge reads its size from the scrape thread
+  private final Map<Target, ScheduledFuture<?>> scheduled = new java.util.concurrent.ConcurrentHashMap<>();
   private final Counter healthy;
   private final Counter unhealthy;
   private final Counter publishErrors;
