@@ -38,6 +38,20 @@ public final class EdgeState {
   private long version;
   private long rejected;
 
+  public EdgeState() {
+    this(0);
+  }
+
+  /** @param version the version of the last snapshot built before, so that SOA serials never go back */
+  public EdgeState(long version) {
+    this.version = version;
+  }
+
+  /** The version of the last snapshot built. */
+  public long version() {
+    return version;
+  }
+
   public void zone(String name, ManagedZone zone) {
     if (zone == null || accepted("zone " + name, DnsConfigRules.zone(name, zone))) {
       put(zones, name, zone);

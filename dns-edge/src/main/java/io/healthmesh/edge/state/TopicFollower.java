@@ -38,7 +38,7 @@ public final class TopicFollower implements AutoCloseable {
       Topics.FORWARDING_RULES.name(), Topics.HEALTH_STATE.name());
 
   private final Map<String, Object> consumerProps;
-  private final EdgeState state = new EdgeState();
+  private EdgeState state = new EdgeState();
   private final Consumer<Snapshot> publish;
   private final AvroDeserializer<ManagedZone> zones;
   private final AvroDeserializer<ResourceRecordSet> recordSets;
@@ -98,6 +98,10 @@ public final class TopicFollower implements AutoCloseable {
         c.assign(partitions);
         c.seekToBeginning(partitions);
         Map<TopicPartition, Long> end = c.endOffsets(partitions);
+        // Every read starts from nothing, so that a key whose tombstone was compacted away while
+        // this edge was cut off does not linger; the last snapshot answers until the read is whole.
+        state = new EdgeState(state.version());
+        boolean whole = false;
         while (running) {
           boolean changed = false;
           for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
@@ -105,14 +109,15 @@ public final class TopicFollower implements AutoCloseable {
             state.offset(r.topic() + "-" + r.partition(), r.offset());
           }
           lastContactMillis = System.currentTimeMillis();
-          if (!ready && caughtUp(c, end)) {
-            ready = true;
+          if (!whole && caughtUp(c, end)) {
+            whole = true;
             changed = true;
-            LOG.info("edge snapshot ready after reading {} partitions", partitions.size());
+            LOG.info("edge snapshot {} after reading {} partitions", ready ? "rebuilt" : "ready", partitions.size());
+            ready = true;
           }
-          // Before the first full read nothing is answered anyway: planning every record set
-          // after each batch of a long catch-up would only slow it down.
-          if (changed && ready) {
+          // Until the read is whole, a snapshot would answer from part of the topics (or, on a
+          // re-read, from older versions): planning every record set per batch would also be slow.
+          if (changed && whole) {
             publish.accept(state.snapshot(true));
           }
         }

@@ -43,4 +43,13 @@ class EdgeStateTest {
         .setRoutingPolicy(RoutingPolicy.newBuilder().setWrr(WrrPolicy.newBuilder().setItems(List.of(
             WrrItem.newBuilder().setWeight(weight).setRrdatas(List.of("10.1.0.1")).build())).build()).build()).build();
   }
+
+  @Test
+  void continuesTheSoaSerial_whenRebuiltFromScratch() {
+    EdgeState first = new EdgeState();
+    first.snapshot(true);
+    first.snapshot(true);
+    EdgeState again = new EdgeState(first.version());
+    assertThat(again.snapshot(true).version()).isEqualTo(3);
+  }
 }
