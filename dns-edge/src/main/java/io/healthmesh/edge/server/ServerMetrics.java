@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,30 +19,44 @@ final class ServerMetrics {
   private static final int DROPPED = 16;
   private static final int MALFORMED = 15;
   private final MeterRegistry registry;
-  private final ConcurrentHashMap<String, Counter[][]> queries = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, Timer> latency = new ConcurrentHashMap<>();
 
   ServerMetrics(MeterRegistry registry) {
     this.registry = registry;
   }
 
-  /** @param started {@link System#nanoTime()} when the query arrived */
-  void query(String transport, byte[] query, byte[] reply, long started) {
-    latency.computeIfAbsent(transport, t -> Timer.builder("healthmesh.dns.query.duration")
-        .description("Time from a query's arrival to its answer being ready").tag("transport", t)
+  /** The meters of one transport, resolved once so that a query costs no map lookup. */
+  Transport transport(String name) {
+    return new Transport(name, Timer.builder("healthmesh.dns.query.duration")
+        .description("Time from a query's arrival to its answer being ready").tag("transport", name)
         .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(1_000))
-        .maximumExpectedValue(Duration.ofMillis(100)).register(registry))
-        .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-    Counter[][] byType = queries.computeIfAbsent(transport, t -> new Counter[TYPE_NAMES.length][17]);
-    int rcode = reply == null ? DROPPED : reply.length < 4 ? MALFORMED : reply[3] & 0x0F;
-    int type = typeIndex(query);
-    Counter c = byType[type][rcode];
-    if (c == null) {
-      String name = rcode == DROPPED ? "DROPPED" : rcode < RCODES.length ? RCODES[rcode] : "RCODE" + rcode;
-      c = registry.counter("healthmesh.dns.queries", "transport", transport, "type", TYPE_NAMES[type], "rcode", name);
-      byType[type][rcode] = c;
+        .maximumExpectedValue(Duration.ofMillis(100)).register(registry));
+  }
+
+  /** Queries of one transport by type and response code, and their latency. */
+  final class Transport {
+    private final String name;
+    private final Timer latency;
+    private final Counter[][] byType = new Counter[TYPE_NAMES.length][17];
+
+    private Transport(String name, Timer latency) {
+      this.name = name;
+      this.latency = latency;
     }
-    c.increment();
+
+    /** @param started {@link System#nanoTime()} when the query arrived */
+    void query(byte[] query, byte[] reply, long started) {
+      latency.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+      int rcode = reply == null ? DROPPED : reply.length < 4 ? MALFORMED : reply[3] & 0x0F;
+      int type = typeIndex(query);
+      Counter c = byType[type][rcode];
+      if (c == null) {
+        String rcodeName = rcode == DROPPED ? "DROPPED" : rcode < RCODES.length ? RCODES[rcode] : "RCODE" + rcode;
+        // a race here only looks the same counter up twice
+        c = registry.counter("healthmesh.dns.queries", "transport", name, "type", TYPE_NAMES[type], "rcode", rcodeName);
+        byType[type][rcode] = c;
+      }
+      c.increment();
+    }
   }
 
   /** The question's type, found by skipping the header and the name's labels; OTHER when unreadable. */

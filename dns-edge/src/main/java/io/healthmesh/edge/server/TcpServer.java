@@ -33,6 +33,7 @@ final class TcpServer implements AutoCloseable {
   private final Duration idleTimeout;
   private final Responder responder;
   private final ServerMetrics metrics;
+  private final ServerMetrics.Transport queries;
   private final Thread acceptor;
 
   TcpServer(String host, int port, int maxConnections, Duration idleTimeout, Responder responder, ServerMetrics metrics)
@@ -44,6 +45,7 @@ final class TcpServer implements AutoCloseable {
     this.idleTimeout = idleTimeout;
     this.responder = responder;
     this.metrics = metrics;
+    this.queries = metrics.transport("tcp");
     this.acceptor = new Thread(this::accept, "dns-tcp-accept");
     acceptor.setDaemon(true);
     acceptor.start();
@@ -95,7 +97,7 @@ final class TcpServer implements AutoCloseable {
       }
       long started = System.nanoTime();
       byte[] reply = responder.reply(packet, client, true);
-      metrics.query("tcp", packet, reply, started);
+      queries.query(packet, reply, started);
       if (reply == null) {
         return; // not a query we can answer: RFC 7766 lets us close
       }

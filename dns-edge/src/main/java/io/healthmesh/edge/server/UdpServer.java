@@ -22,11 +22,13 @@ final class UdpServer implements AutoCloseable {
   private final List<Thread> threads = new ArrayList<>();
   private final Responder responder;
   private final ServerMetrics metrics;
+  private final ServerMetrics.Transport queries;
   private volatile boolean running = true;
 
   UdpServer(String host, int port, int threadCount, Responder responder, ServerMetrics metrics) throws IOException {
     this.responder = responder;
     this.metrics = metrics;
+    this.queries = metrics.transport("udp");
     int bound = port;
     for (int i = 0; i < threadCount; i++) {
       DatagramChannel channel = DatagramChannel.open();
@@ -66,7 +68,7 @@ final class UdpServer implements AutoCloseable {
         byte[] packet = new byte[in.remaining()];
         in.get(packet);
         byte[] reply = responder.reply(packet, ((InetSocketAddress) client).getAddress(), false);
-        metrics.query("udp", packet, reply, started);
+        queries.query(packet, reply, started);
         if (reply != null) {
           out.clear();
           out.put(reply).flip();
