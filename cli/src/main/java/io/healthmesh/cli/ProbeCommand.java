@@ -1,6 +1,7 @@
 package io.healthmesh.cli;
 
 import io.healthmesh.cli.config.ConfigTopics;
+import io.healthmesh.cli.probe.Heartbeats;
 import io.healthmesh.cli.probe.ProbeLines;
 import io.healthmesh.cli.probe.Prober;
 import io.healthmesh.events.ProbeRecordType;
@@ -120,9 +121,9 @@ final class ProbeCommand implements Callable<Integer> {
           ProbeResult r = ProbeResult.newBuilder().setBackendService(o.service).setEndpointId(o.endpoint)
               .setSuccess(!o.failure).setEventTime(o.time != null ? o.time : Instant.now()).setProber(by)
               .setLatencyMicros((long) (o.latencyMs * 1000)).setDetail(o.detail).build();
-          ProbeLines.Parsed parsed = ProbeLines.parse(toJson(r), Instant.now());
-          if (parsed.problem() != null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), parsed.problem());
+          String problem = ProbeLines.problem(r, Instant.now());
+          if (problem != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), problem);
           }
           published += send(producer, r);
         } else {
@@ -161,20 +162,15 @@ final class ProbeCommand implements Callable<Integer> {
 
     private static int send(KafkaProducer<String, ProbeResult> producer, ProbeResult r) throws Exception {
       if (r.getType() == ProbeRecordType.HEARTBEAT) {
-        int partitions = producer.partitionsFor(Topics.PROBE_RESULTS.name()).size();
-        for (int p = 0; p < partitions; p++) {
-          producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), p, r.getEventTime().toEpochMilli(),
-              "heartbeat", r)).get();
+        var sent = Heartbeats.send(producer, r.getProber(), r.getEventTime());
+        for (var s : sent) {
+          s.get();
         }
-        return partitions;
+        return sent.size();
       }
       producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, r.getEventTime().toEpochMilli(),
           ProbeLines.key(r), r)).get();
       return 1;
-    }
-
-    private static String toJson(ProbeResult r) {
-      return io.healthmesh.cli.config.AvroJson.write(r, java.util.List.of("endpointId", "eventTime")).toString();
     }
   }
 

@@ -2,9 +2,9 @@ package io.healthmesh.cli;
 
 import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.config.ResourceKind;
+import io.healthmesh.cli.probe.Heartbeats;
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.Endpoint;
-import io.healthmesh.events.ProbeRecordType;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
@@ -49,7 +49,6 @@ final class ProbeSimulator implements AutoCloseable {
   }
 
   private void run() {
-    int partitions = producer.partitionsFor(Topics.PROBE_RESULTS.name()).size();
     while (running) {
       long tick = System.currentTimeMillis();
       try {
@@ -64,10 +63,7 @@ final class ProbeSimulator implements AutoCloseable {
                     .setDetail(failing ? "connection refused (simulated)" : "HTTP 200").build()));
           }
         }
-        for (int p = 0; p < partitions; p++) {
-          producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), p, tick, "heartbeat",
-              ProbeResult.newBuilder().setType(ProbeRecordType.HEARTBEAT).setEventTime(now).setProber("demo-simulator").build()));
-        }
+        Heartbeats.send(producer, "demo-simulator", now);
         producer.flush();
       } catch (RuntimeException e) {
         LOG.warn("probe simulator: {}", e.toString());

@@ -45,8 +45,8 @@ public final class ProbeLines {
     return problem == null ? new Parsed(result, null) : new Parsed(null, problem);
   }
 
-  /** What the topology would dead-letter anyway, caught before it is published. */
-  static String problem(ProbeResult r, Instant now) {
+  /** What the topology would dead-letter anyway, caught before it is published; null when none. */
+  public static String problem(ProbeResult r, Instant now) {
     if (r.getType() == ProbeRecordType.HEARTBEAT) {
       return null;
     }

@@ -5,7 +5,6 @@ import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.config.ResourceKind;
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.ResourceRecordSet;
-import io.healthmesh.events.ProbeRecordType;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.Counter;
@@ -129,13 +128,8 @@ public final class Prober implements AutoCloseable {
   }
 
   private void heartbeat() {
-    Instant now = Instant.now();
     try {
-      int partitions = producer.partitionsFor(Topics.PROBE_RESULTS.name()).size();
-      for (int p = 0; p < partitions; p++) {
-        send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), p, now.toEpochMilli(), "heartbeat",
-            ProbeResult.newBuilder().setType(ProbeRecordType.HEARTBEAT).setEventTime(now).setProber(name).build()));
-      }
+      Heartbeats.send(producer, name, Instant.now());
     } catch (RuntimeException e) {
       publishErrors.increment();
       LOG.warn("heartbeat not sent: {}", e.toString());
