@@ -3,7 +3,6 @@ package io.healthmesh.cli;
 import io.healthmesh.cli.config.Catalog;
 import io.healthmesh.cli.config.Change;
 import io.healthmesh.cli.config.ConfigTopics;
-import io.healthmesh.cli.config.Documents;
 import io.healthmesh.cli.config.Resource;
 import io.healthmesh.cli.config.ResourceReader;
 import io.healthmesh.cli.config.Validator;
@@ -44,10 +43,8 @@ abstract class ApplyCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Documents.Loaded loaded = Documents.load(files, System.in);
-    ResourceReader.Read read = ResourceReader.read(loaded.documents());
-    List<String> problems = new ArrayList<>(loaded.problems());
-    problems.addAll(read.problems());
+    ResourceReader.Read read = ResourceReader.load(files, System.in);
+    List<String> problems = new ArrayList<>(read.problems());
     List<String> warnings = new ArrayList<>();
     ConfigTopics topics = online() ? new ConfigTopics(cluster.client(), cluster.registry()) : null;
     if (write() && problems.isEmpty()) {

@@ -2,7 +2,6 @@ package io.healthmesh.cli;
 
 import io.healthmesh.cli.config.Catalog;
 import io.healthmesh.cli.config.ConfigTopics;
-import io.healthmesh.cli.config.Documents;
 import io.healthmesh.cli.config.Resource;
 import io.healthmesh.cli.config.ResourceKind;
 import io.healthmesh.cli.config.ResourceReader;
@@ -47,9 +46,7 @@ final class DeleteCommand implements Callable<Integer> {
     List<Resource.Ref> refs = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     if (!files.isEmpty()) {
-      Documents.Loaded loaded = Documents.load(files, System.in);
-      ResourceReader.Read read = ResourceReader.read(loaded.documents());
-      problems.addAll(loaded.problems());
+      ResourceReader.Read read = ResourceReader.load(files, System.in);
       problems.addAll(read.problems());
       read.resources().forEach(r -> refs.add(r.ref()));
     }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.healthmesh.cli.audit.AuditData;
 import io.healthmesh.cli.audit.Replayer;
 import io.healthmesh.cli.audit.Transitions;
-import io.healthmesh.cli.config.Documents;
 import io.healthmesh.cli.config.Resource;
 import io.healthmesh.cli.config.ResourceKind;
 import io.healthmesh.cli.config.ResourceReader;
@@ -96,10 +95,8 @@ final class ReplayCommand extends AuditCommand.Base {
     if (policy == null) {
       return List.of();
     }
-    Documents.Loaded loaded = Documents.load(List.of(policy), System.in);
-    ResourceReader.Read read = ResourceReader.read(loaded.documents());
-    List<String> problems = new ArrayList<>(loaded.problems());
-    problems.addAll(read.problems());
+    ResourceReader.Read read = ResourceReader.load(List.of(policy), System.in);
+    List<String> problems = new ArrayList<>(read.problems());
     read.resources().stream().filter(r -> r.kind() != ResourceKind.HEALTH_AGGREGATION_POLICY)
         .forEach(r -> problems.add(r.origin() + ": kind: only HealthAggregationPolicy documents can be back-tested"));
     if (!problems.isEmpty()) {

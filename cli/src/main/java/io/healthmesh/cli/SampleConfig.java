@@ -1,7 +1,6 @@
 package io.healthmesh.cli;
 
 import io.healthmesh.cli.config.Catalog;
-import io.healthmesh.cli.config.Documents;
 import io.healthmesh.cli.config.Resource;
 import io.healthmesh.cli.config.ResourceReader;
 import io.healthmesh.cli.config.Validator;
@@ -24,10 +23,8 @@ final class SampleConfig {
   /** The sample's resources, parsed and checked as {@code apply} would. */
   static List<Resource> resources() {
     try (InputStream in = SampleConfig.class.getResourceAsStream(RESOURCE)) {
-      Documents.Loaded loaded = Documents.read("demo.yaml", in);
-      ResourceReader.Read read = ResourceReader.read(loaded.documents());
-      List<String> problems = new java.util.ArrayList<>(loaded.problems());
-      problems.addAll(read.problems());
+      ResourceReader.Read read = ResourceReader.read("demo.yaml", in);
+      List<String> problems = new java.util.ArrayList<>(read.problems());
       problems.addAll(Validator.check(new Catalog(), read.resources()));
       if (!problems.isEmpty()) {
         throw new IllegalStateException("the sample configuration is broken: " + problems);

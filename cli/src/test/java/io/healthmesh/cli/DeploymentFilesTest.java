@@ -3,7 +3,6 @@ package io.healthmesh.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.healthmesh.cli.config.Catalog;
-import io.healthmesh.cli.config.Documents;
 import io.healthmesh.cli.config.ResourceKind;
 import io.healthmesh.cli.config.ResourceReader;
 import io.healthmesh.cli.config.Validator;
@@ -151,9 +150,7 @@ class DeploymentFilesTest {
     String file = loader.get(loader.indexOf("-f") + 1);
     assertThat(file).startsWith("/app/examples/");
     Path local = ROOT.resolve("examples").resolve(file.substring("/app/examples/".length()));
-    Documents.Loaded loaded = Documents.load(List.of(local.toString()), InputStream.nullInputStream());
-    ResourceReader.Read read = ResourceReader.read(loaded.documents());
-    assertThat(loaded.problems()).isEmpty();
+    ResourceReader.Read read = ResourceReader.load(List.of(local.toString()), InputStream.nullInputStream());
     assertThat(read.problems()).isEmpty();
     assertThat(Validator.check(new Catalog(), read.resources())).isEmpty();
 

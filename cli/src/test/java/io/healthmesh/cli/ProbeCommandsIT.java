@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import io.healthmesh.cli.config.ConfigTopics;
-import io.healthmesh.cli.config.Documents;
 import io.healthmesh.cli.config.ResourceReader;
 import io.healthmesh.cli.probe.Prober;
 import io.healthmesh.events.ProbeRecordType;
@@ -117,8 +116,7 @@ class ProbeCommandsIT {
           open.getLocalPort());
       ConfigTopics config = new ConfigTopics(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
           cli.kafka.bootstrapServers()), new RestSchemaRegistryClient(cli.registry.url()));
-      config.write(ResourceReader.read(Documents.read("t", new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)))
-          .documents()).resources());
+      config.write(ResourceReader.read("t", new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).resources());
 
       try (Prober prober = new Prober(config, ProbeCommand.producer(ClusterOptions.of(cli.kafka.bootstrapServers(),
           cli.registry.url())), "it", 4, null, new SimpleMeterRegistry()).start(Duration.ofMillis(500), Duration.ofMillis(500))) {
@@ -141,10 +139,8 @@ class ProbeCommandsIT {
         assertThat(await(r -> r.value().getType() == ProbeRecordType.HEARTBEAT && "it".equals(r.value().getProber())))
             .isNotEmpty();
 
-        config.write(ResourceReader.read(Documents.read("t", new ByteArrayInputStream(
-            "kind: ManagedZone\nname: z\ndnsName: z.internal.\nnetworks: [127.0.0.0/8]\n".getBytes(StandardCharsets.UTF_8)))
-            .documents()).resources().stream().map(r -> new io.healthmesh.cli.config.Resource(
-                io.healthmesh.cli.config.ResourceKind.RESOURCE_RECORD_SET, "z/ext.z.internal./A", null, "t")).toList());
+        config.write(List.of(new io.healthmesh.cli.config.Resource(
+            io.healthmesh.cli.config.ResourceKind.RESOURCE_RECORD_SET, "z/ext.z.internal./A", null, "t")));
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
         while (prober.targets() != 4 && System.nanoTime() < deadline) {
           Thread.sleep(100);

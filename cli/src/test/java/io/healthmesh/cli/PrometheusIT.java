@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.sun.net.httpserver.HttpServer;
 import io.healthmesh.cli.config.ConfigTopics;
-import io.healthmesh.cli.config.Documents;
 import io.healthmesh.cli.config.ResourceReader;
 import io.healthmesh.cli.probe.Prober;
 import io.healthmesh.observability.MetricsServer;
@@ -73,10 +72,9 @@ class PrometheusIT {
     try (Demo demo = Demo.start(dir.resolve("demo"), true, Demo.Ports.free())) {
       RestSchemaRegistryClient registry = new RestSchemaRegistryClient(demo.registryUrl);
       ConfigTopics config = new ConfigTopics(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, demo.bootstrap), registry);
-      config.write(ResourceReader.read(Documents.read("probed", new ByteArrayInputStream(("kind: BackendService\n"
+      config.write(ResourceReader.read("probed", new ByteArrayInputStream(("kind: BackendService\n"
           + "name: probed\nregion: local\nhealthCheck: {protocol: HTTP, port: " + backend.getAddress().getPort()
-          + ", checkIntervalSec: 1}\nendpoints: [{id: a, ipAddress: 127.0.0.1}]\n").getBytes(StandardCharsets.UTF_8)))
-          .documents()).resources());
+          + ", checkIntervalSec: 1}\nendpoints: [{id: a, ipAddress: 127.0.0.1}]\n").getBytes(StandardCharsets.UTF_8))).resources());
       PrometheusMeterRegistry proberMeters = MetricsServer.newRegistry("prober");
       try (MetricsServer proberMetrics = MetricsServer.start("127.0.0.1", 0, proberMeters, () -> true);
           Prober prober = new Prober(config, ProbeCommand.producer(ClusterOptions.of(demo.bootstrap, demo.registryUrl)),

@@ -1,5 +1,6 @@
 package io.healthmesh.cli.config;
 
+import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.TopicCreator;
 import io.healthmesh.schemas.Topics;
@@ -94,8 +95,8 @@ public final class ConfigTopics {
     props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "healthctl-apply-" + UUID.randomUUID());
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     try (KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(props,
-        new org.apache.kafka.common.serialization.StringSerializer(),
-        ResourceKind.BACKEND_SERVICE.topic().valueSerde(registry).serializer())) {
+        // one serializer for every kind: the subject comes from each record's topic
+        new org.apache.kafka.common.serialization.StringSerializer(), new AvroSerializer<SpecificRecord>(registry, false))) {
       producer.initTransactions();
       producer.beginTransaction();
       try {

@@ -1,6 +1,7 @@
 package io.healthmesh.cli.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,6 +13,23 @@ public final class ResourceReader {
   private ResourceReader() {}
 
   public record Read(List<Resource> resources, List<String> problems) {}
+
+  /** The resources of {@code -f} arguments (files, directories, - for stdin), with every problem of any kind. */
+  public static Read load(List<String> paths, InputStream stdin) {
+    return read(Documents.load(paths, stdin));
+  }
+
+  /** The resources of one stream, named {@code name} in messages. */
+  public static Read read(String name, InputStream in) {
+    return read(Documents.read(name, in));
+  }
+
+  private static Read read(Documents.Loaded loaded) {
+    Read read = read(loaded.documents());
+    List<String> problems = new ArrayList<>(loaded.problems());
+    problems.addAll(read.problems());
+    return new Read(read.resources(), problems);
+  }
 
   public static Read read(List<Document> documents) {
     List<Resource> resources = new ArrayList<>();

@@ -16,9 +16,7 @@ final class Configs {
 
   static List<Resource> demo() {
     try (InputStream in = Configs.class.getResourceAsStream("/io/healthmesh/cli/demo.yaml")) {
-      Documents.Loaded loaded = Documents.read("demo.yaml", in);
-      ResourceReader.Read read = ResourceReader.read(loaded.documents());
-      assertThat(loaded.problems()).isEmpty();
+      ResourceReader.Read read = ResourceReader.read("demo.yaml", in);
       assertThat(read.problems()).isEmpty();
       return read.resources();
     } catch (IOException e) {
@@ -34,17 +32,14 @@ final class Configs {
 
   /** Every problem of {@code yaml} (named test.yaml) applied over the demo configuration. */
   static List<String> problems(String yaml) {
-    Documents.Loaded loaded = Documents.read("test.yaml", new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)));
-    ResourceReader.Read read = ResourceReader.read(loaded.documents());
-    List<String> problems = new ArrayList<>(loaded.problems());
-    problems.addAll(read.problems());
+    ResourceReader.Read read = ResourceReader.read("test.yaml", new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)));
+    List<String> problems = new ArrayList<>(read.problems());
     problems.addAll(Validator.check(demoCatalog(), read.resources()));
     return problems;
   }
 
   static List<Resource> resources(String yaml) {
-    Documents.Loaded loaded = Documents.read("test.yaml", new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)));
-    ResourceReader.Read read = ResourceReader.read(loaded.documents());
+    ResourceReader.Read read = ResourceReader.read("test.yaml", new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)));
     assertThat(read.problems()).isEmpty();
     return read.resources();
   }
