@@ -1,6 +1,7 @@
 package io.healthmesh.cli.audit;
 
-import io.healthmesh.cli.config.ResourceKind;
+import io.healthmesh.cli.config.ConfigTopics;
+import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.events.DnsDecision;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthTransition;
@@ -49,11 +50,8 @@ public final class AuditData {
   /** Every retained version of every resource, with the time it was written. */
   public ConfigHistory config() {
     ConfigHistory history = new ConfigHistory();
-    for (ResourceKind kind : ResourceKind.values()) {
-      scan.read(kind.topic().name(), new StringDeserializer(), kind.topic().valueSerde(registry).deserializer(), null,
-          r -> history.add(kind, r.key(), r.topic(), r.partition(), r.offset(), Instant.ofEpochMilli(r.timestamp()),
-              r.value()));
-    }
+    ConfigTopics.readAll(scan, registry, (kind, r, value) -> history.add(kind, r.key(), r.topic(), r.partition(),
+        r.offset(), Instant.ofEpochMilli(r.timestamp()), value), warning -> { });
     return history;
   }
 

@@ -5,6 +5,7 @@ import io.healthmesh.cli.config.ResourceKind;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.HealthTransition;
 import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.HealthTopology;
 import io.healthmesh.streams.StreamsSettings;
@@ -21,7 +22,6 @@ import java.util.Properties;
 import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -60,25 +60,23 @@ public final class Replayer {
     Set<String> replaced = new HashSet<>();
     policies.forEach(p -> replaced.add(p.key()));
     long[] counts = new long[2];
-    for (ResourceKind kind : ResourceKind.values()) {
-      String topic = kind.topic().name();
-      scan.read(topic, new ByteArrayDeserializer(), new ByteArrayDeserializer(), null, r -> {
-        if (kind == ResourceKind.HEALTH_AGGREGATION_POLICY && replaced.contains(key(r))) {
-          return;
-        }
-        if (to == null || r.timestamp() <= to.toEpochMilli()) {
-          inputs.add(new Input(topic, r.key(), r.value(), r.timestamp(), 0));
-          counts[0]++;
-        }
-      });
-    }
+    String policyTopic = ResourceKind.HEALTH_AGGREGATION_POLICY.topic().name();
+    List<String> configTopics = java.util.Arrays.stream(ResourceKind.values()).map(k -> k.topic().name()).toList();
+    scan.readAll(configTopics, null, r -> {
+      if (r.topic().equals(policyTopic) && replaced.contains(key(r))) {
+        return;
+      }
+      if (to == null || r.timestamp() <= to.toEpochMilli()) {
+        inputs.add(new Input(r.topic(), r.key(), r.value(), r.timestamp(), 0));
+        counts[0]++;
+      }
+    });
     var policySerializer = ResourceKind.HEALTH_AGGREGATION_POLICY.topic().valueSerde(registry).serializer();
     for (Resource p : policies) {
-      String topic = ResourceKind.HEALTH_AGGREGATION_POLICY.topic().name();
-      inputs.add(new Input(topic, p.key().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-          policySerializer.serialize(topic, (SpecificRecord) p.value()), Long.MIN_VALUE, 0));
+      inputs.add(new Input(policyTopic, p.key().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+          policySerializer.serialize(policyTopic, (SpecificRecord) p.value()), Long.MIN_VALUE, 0));
     }
-    scan.read(Topics.PROBE_RESULTS.name(), new ByteArrayDeserializer(), new ByteArrayDeserializer(), from, r -> {
+    scan.readAll(List.of(Topics.PROBE_RESULTS.name()), from, r -> {
       if (to == null || r.timestamp() <= to.toEpochMilli()) {
         inputs.add(new Input(r.topic(), r.key(), r.value(), r.timestamp(), 1));
         counts[1]++;

@@ -1,27 +1,21 @@
 package io.healthmesh.cli.config;
 
+import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.TopicCreator;
 import io.healthmesh.schemas.Topics;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
@@ -29,7 +23,6 @@ import org.apache.kafka.common.serialization.Deserializer;
  * (committed records only), and written all or nothing in one Kafka transaction.
  */
 public final class ConfigTopics {
-  private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private final Map<String, Object> client;
   private final SchemaRegistryClient registry;
 
@@ -48,42 +41,40 @@ public final class ConfigTopics {
   /** The current configuration; records that cannot be read are reported on {@code warnings}. */
   public Catalog read(List<String> warnings) {
     Catalog catalog = new Catalog();
-    Map<String, Object> props = new HashMap<>(client);
-    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props,
-        new org.apache.kafka.common.serialization.StringDeserializer(), new ByteArrayDeserializer())) {
-      Map<String, ResourceKind> kinds = new HashMap<>();
-      Map<String, Deserializer<SpecificRecord>> values = new HashMap<>();
-      List<TopicPartition> partitions = new ArrayList<>();
-      for (ResourceKind kind : ResourceKind.values()) {
-        String topic = kind.topic().name();
-        kinds.put(topic, kind);
-        values.put(topic, kind.topic().valueSerde(registry).deserializer());
-        List<PartitionInfo> infos = consumer.partitionsFor(topic, TIMEOUT);
-        infos.forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-      }
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions, TIMEOUT);
-      long deadline = System.nanoTime() + TIMEOUT.toNanos() * 4;
-      while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey(), TIMEOUT) < e.getValue())) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("timed out reading the config topics");
-        }
-        for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          ResourceKind kind = kinds.get(r.topic());
-          try {
-            SpecificRecord value = values.get(r.topic()).deserialize(r.topic(), r.value());
-            catalog.put(new Resource(kind, r.key(), value, r.topic() + "@" + r.partition() + ":" + r.offset()));
-          } catch (SerializationException e) {
-            warnings.add(r.topic() + "@" + r.partition() + ":" + r.offset() + " skipped: " + e.getMessage());
-          }
-        }
-      }
-    }
+    readAll(new TopicScan(client, false), registry, (kind, r, value) ->
+        catalog.put(new Resource(kind, r.key(), value, r.topic() + "@" + r.partition() + ":" + r.offset())), warnings::add);
     return catalog;
+  }
+
+  /** One configuration record, decoded; {@code value} is null for a deletion. */
+  @FunctionalInterface
+  public interface Visitor {
+    void accept(ResourceKind kind, ConsumerRecord<String, ?> record, SpecificRecord value);
+  }
+
+  /**
+   * Every record of every config topic, in one pass, in offset order per partition (so per key);
+   * a record that cannot be decoded is left out and reported to {@code warnings}.
+   */
+  public static void readAll(TopicScan scan, SchemaRegistryClient registry, Visitor each,
+      java.util.function.Consumer<String> warnings) {
+    Map<String, ResourceKind> kinds = new HashMap<>();
+    Map<String, Deserializer<SpecificRecord>> values = new HashMap<>();
+    for (ResourceKind kind : ResourceKind.values()) {
+      kinds.put(kind.topic().name(), kind);
+      values.put(kind.topic().name(), kind.topic().valueSerde(registry).deserializer());
+    }
+    scan.readAll(kinds.keySet(), null, r -> {
+      String key = r.key() == null ? null : new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
+      try {
+        SpecificRecord value = values.get(r.topic()).deserialize(r.topic(), r.value());
+        each.accept(kinds.get(r.topic()), new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.timestamp(),
+            r.timestampType(), r.serializedKeySize(), r.serializedValueSize(), key, value, r.headers(),
+            r.leaderEpoch()), value);
+      } catch (SerializationException e) {
+        warnings.accept(r.topic() + "@" + r.partition() + ":" + r.offset() + " skipped: " + e.getMessage());
+      }
+    });
   }
 
   /** Writes every change in one transaction: all of them become visible, or none. */

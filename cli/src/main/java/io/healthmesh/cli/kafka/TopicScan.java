@@ -1,9 +1,10 @@
-package io.healthmesh.cli.audit;
+package io.healthmesh.cli.kafka;
 
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,10 +12,10 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
@@ -35,17 +36,32 @@ public final class TopicScan {
   /** @return records that could not be read (and were skipped) */
   public <K, V> long read(String topic, Deserializer<K> keys, Deserializer<V> values, Instant from,
       Consumer<ConsumerRecord<K, V>> each) {
+    long[] skipped = new long[1];
+    readAll(List.of(topic), from, r -> {
+      try {
+        each.accept(new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.timestamp(), r.timestampType(),
+            r.serializedKeySize(), r.serializedValueSize(), keys.deserialize(topic, r.key()),
+            values.deserialize(topic, r.value()), r.headers(), r.leaderEpoch()));
+      } catch (SerializationException e) {
+        skipped[0]++;
+      }
+    });
+    return skipped[0];
+  }
+
+  /** Every record of the topics as bytes, one partition after another in offset order, in one consumer. */
+  public void readAll(Collection<String> topics, Instant from, Consumer<ConsumerRecord<byte[], byte[]>> each) {
     Map<String, Object> props = new HashMap<>(client);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
-    long skipped = 0;
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props,
-        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-        new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+        new ByteArrayDeserializer())) {
       List<TopicPartition> partitions = new ArrayList<>();
-      for (PartitionInfo p : consumer.partitionsFor(topic, TIMEOUT)) {
-        partitions.add(new TopicPartition(topic, p.partition()));
+      for (String topic : topics) {
+        for (PartitionInfo p : consumer.partitionsFor(topic, TIMEOUT)) {
+          partitions.add(new TopicPartition(topic, p.partition()));
+        }
       }
       consumer.assign(partitions);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions, TIMEOUT);
@@ -53,34 +69,26 @@ public final class TopicScan {
       if (from != null) {
         Map<TopicPartition, Long> at = new HashMap<>();
         partitions.forEach(tp -> at.put(tp, from.toEpochMilli()));
-        Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(at, TIMEOUT);
-        found.forEach((tp, o) -> start.put(tp, o == null ? end.get(tp) : o.offset()));
+        consumer.offsetsForTimes(at, TIMEOUT).forEach((tp, o) -> start.put(tp, o == null ? end.get(tp) : o.offset()));
       }
       start.forEach(consumer::seek);
       long total = partitions.stream().mapToLong(tp -> end.get(tp) - start.get(tp)).sum();
       long read = 0;
+      String what = String.join(", ", topics);
       while (partitions.stream().anyMatch(tp -> consumer.position(tp, TIMEOUT) < end.get(tp))) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          if (r.offset() >= end.get(new TopicPartition(r.topic(), r.partition()))) {
-            continue;
-          }
-          read++;
-          try {
-            each.accept(new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.timestamp(), r.timestampType(),
-                r.serializedKeySize(), r.serializedValueSize(), keys.deserialize(topic, r.key()),
-                values.deserialize(topic, r.value()), r.headers(), r.leaderEpoch()));
-          } catch (SerializationException e) {
-            skipped++;
+          if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
+            read++;
+            each.accept(r);
           }
         }
         if (progress != null && total > 0) {
-          progress.printf("\rreading %s: %d/%d (%d%%)", topic, read, total, read * 100 / total);
+          progress.printf("\rreading %s: %d/%d (%d%%)", what, read, total, read * 100 / total);
         }
       }
       if (progress != null && total > 0) {
         progress.println();
       }
     }
-    return skipped;
   }
 }
