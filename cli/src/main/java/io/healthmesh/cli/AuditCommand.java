@@ -27,17 +27,8 @@ import picocli.CommandLine.Spec;
     "Times are ISO-8601, such as 2026-11-30T12:00:00Z."},
     subcommands = {AuditCommand.Timeline.class, AuditCommand.StateAt.class, ExplainCommand.class,
         ReplayCommand.class})
-final class AuditCommand implements Callable<Integer> {
+final class AuditCommand extends CommandGroup {
   static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
-  @Spec
-  CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getErr());
-    return 2;
-  }
 
   enum Format { table, json }
 

@@ -35,15 +35,7 @@ import picocli.CommandLine.Spec;
 /** {@code probe publish} and {@code probe run}. */
 @Command(name = "probe", mixinStandardHelpOptions = true, description = "Publish probe results, or run the active prober.",
     subcommands = {ProbeCommand.Publish.class, ProbeCommand.Run.class})
-final class ProbeCommand implements Callable<Integer> {
-  @Spec
-  CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getErr());
-    return 2;
-  }
+final class ProbeCommand extends CommandGroup {
 
   static KafkaProducer<String, ProbeResult> producer(ClusterOptions cluster) {
     Map<String, Object> props = new HashMap<>(cluster.client());

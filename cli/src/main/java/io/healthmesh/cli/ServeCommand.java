@@ -31,92 +31,70 @@ abstract class ServeCommand implements Callable<Integer> {
       description = "Settings of the component (see the README tables); later ones win.")
   List<String> settings = new ArrayList<>();
 
-  abstract String bootstrapKey();
+  /** A component's {@code main}. */
+  @FunctionalInterface
+  interface Main {
+    void run(String[] args) throws Exception;
+  }
 
-  abstract String registryKey();
+  private final String bootstrapKey;
+  private final String registryKey;
+  private final String clientPrefix;
+  private final Main main;
 
-  /** The prefix under which the component passes properties to its Kafka clients. */
-  abstract String clientPrefix();
-
-  abstract void main(String[] args) throws Exception;
+  /**
+   * @param registryKey null when the component needs no schema registry
+   * @param clientPrefix the prefix under which the component passes properties to its Kafka clients
+   */
+  ServeCommand(String bootstrapKey, String registryKey, String clientPrefix, Main main) {
+    this.bootstrapKey = bootstrapKey;
+    this.registryKey = registryKey;
+    this.clientPrefix = clientPrefix;
+    this.main = main;
+  }
 
   @Override
   public Integer call() throws Exception {
     List<String> args = new ArrayList<>();
-    cluster.clientFile().forEach((k, v) -> args.add(clientPrefix() + k + "=" + v));
-    args.add(bootstrapKey() + "=" + cluster.bootstrapServers);
-    if (registryKey() != null) {
-      args.add(registryKey() + "=" + cluster.schemaRegistryUrl);
+    cluster.clientFile().forEach((k, v) -> args.add(clientPrefix + k + "=" + v));
+    args.add(bootstrapKey + "=" + cluster.bootstrapServers);
+    if (registryKey != null) {
+      args.add(registryKey + "=" + cluster.schemaRegistryUrl);
     }
     args.addAll(settings);
     // flags given explicitly win over the files
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
     if (parsed.hasMatchedOption("--bootstrap-servers")) {
-      args.add(bootstrapKey() + "=" + cluster.bootstrapServers);
+      args.add(bootstrapKey + "=" + cluster.bootstrapServers);
     }
-    if (registryKey() != null && parsed.hasMatchedOption("--schema-registry-url")) {
-      args.add(registryKey() + "=" + cluster.schemaRegistryUrl);
+    if (registryKey != null && parsed.hasMatchedOption("--schema-registry-url")) {
+      args.add(registryKey + "=" + cluster.schemaRegistryUrl);
     }
-    main(args.toArray(String[]::new));
+    main.run(args.toArray(String[]::new));
     return 0;
   }
 
   @Command(name = "topology", mixinStandardHelpOptions = true,
       description = "Run the health aggregation topology (streams-app) as its own process.")
   static final class Topology extends ServeCommand {
-    String bootstrapKey() {
-      return StreamsSettings.BOOTSTRAP_SERVERS;
-    }
-
-    String registryKey() {
-      return StreamsSettings.SCHEMA_REGISTRY_URL;
-    }
-
-    String clientPrefix() {
-      return StreamsSettings.STREAMS_PREFIX;
-    }
-
-    void main(String[] args) throws Exception {
-      StreamsMain.main(args);
+    Topology() {
+      super(StreamsSettings.BOOTSTRAP_SERVERS, StreamsSettings.SCHEMA_REGISTRY_URL, StreamsSettings.STREAMS_PREFIX,
+          StreamsMain::main);
     }
   }
 
   @Command(name = "edge", mixinStandardHelpOptions = true, description = "Run a DNS edge as its own process.")
   static final class Edge extends ServeCommand {
-    String bootstrapKey() {
-      return EdgeSettings.BOOTSTRAP_SERVERS;
-    }
-
-    String registryKey() {
-      return EdgeSettings.SCHEMA_REGISTRY_URL;
-    }
-
-    String clientPrefix() {
-      return EdgeSettings.KAFKA_PREFIX;
-    }
-
-    void main(String[] args) throws Exception {
-      EdgeMain.main(args);
+    Edge() {
+      super(EdgeSettings.BOOTSTRAP_SERVERS, EdgeSettings.SCHEMA_REGISTRY_URL, EdgeSettings.KAFKA_PREFIX, EdgeMain::main);
     }
   }
 
   @Command(name = "registry", mixinStandardHelpOptions = true,
       description = "Run the schema registry (Confluent REST subset) as its own process.")
   static final class Registry extends ServeCommand {
-    String bootstrapKey() {
-      return RegistrySettings.BOOTSTRAP_SERVERS;
-    }
-
-    String registryKey() {
-      return null;
-    }
-
-    String clientPrefix() {
-      return RegistrySettings.CLIENT_PREFIX;
-    }
-
-    void main(String[] args) throws Exception {
-      SchemaRegistryMain.main(args);
+    Registry() {
+      super(RegistrySettings.BOOTSTRAP_SERVERS, null, RegistrySettings.CLIENT_PREFIX, SchemaRegistryMain::main);
     }
   }
 }

@@ -9,15 +9,7 @@ import picocli.CommandLine.Option;
 /** {@code topics create}: the one-shot that prepares a cluster, as docker-compose runs it. */
 @Command(name = "topics", mixinStandardHelpOptions = true, description = "Manage healthmesh's topics.",
     subcommands = TopicsCommand.Create.class)
-final class TopicsCommand implements Callable<Integer> {
-  @picocli.CommandLine.Spec
-  picocli.CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getErr());
-    return 2;
-  }
+final class TopicsCommand extends CommandGroup {
 
   @Command(name = "create", mixinStandardHelpOptions = true, description = {
       "Create every healthmesh topic that does not exist yet, with its settings (compaction, retention).",
