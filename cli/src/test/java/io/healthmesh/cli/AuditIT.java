@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -185,13 +183,7 @@ class AuditIT {
   }
 
   private static Cli.Run run(String... args) {
-    List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--bootstrap-servers", demo.bootstrap, "--schema-registry-url", demo.registryUrl));
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int exit = Healthctl.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-        .execute(all.toArray(String[]::new));
-    return new Cli.Run(exit, out.toString(), err.toString());
+    return Cli.execute(demo.bootstrap, demo.registryUrl, args);
   }
 
   private static boolean awaitMajority(String name, String address, Duration timeout) throws Exception {

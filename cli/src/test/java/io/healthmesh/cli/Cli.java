@@ -32,21 +32,28 @@ final class Cli implements AutoCloseable {
     return runWithInput("", args);
   }
 
-  /** Runs with {@code stdin} as standard input; the cluster flags come first. */
+  /** Runs with {@code stdin} as standard input, against this broker and registry. */
   Run runWithInput(String stdin, String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
     InputStream in = System.in;
     System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
     try {
-      List<String> all = new ArrayList<>(List.of(args));
-      all.addAll(List.of("--bootstrap-servers", kafka.bootstrapServers(), "--schema-registry-url", registry.url()));
-      int exit = Healthctl.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-          .execute(all.toArray(String[]::new));
-      return new Run(exit, out.toString(), err.toString());
+      return execute(kafka.bootstrapServers(), registry.url(), args);
     } finally {
       System.setIn(in);
     }
+  }
+
+  /** healthctl in this JVM with its output captured; the cluster flags are added when not null. */
+  static Run execute(String bootstrap, String registryUrl, String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    if (bootstrap != null) {
+      all.addAll(List.of("--bootstrap-servers", bootstrap, "--schema-registry-url", registryUrl));
+    }
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = Healthctl.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+        .execute(all.toArray(String[]::new));
+    return new Run(exit, out.toString(), err.toString());
   }
 
   /** The end offset of every partition of the topics, to prove that nothing was written. */

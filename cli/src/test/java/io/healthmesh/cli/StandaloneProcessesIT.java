@@ -54,8 +54,7 @@ class StandaloneProcessesIT {
       String registryUrl = registry.group(1);
       Path config = dir.resolve("config.yaml");
       Files.writeString(config, CONFIG.formatted(backend.getAddress().getPort()));
-      Cli.Run apply = run("apply", "-f", config.toString(), "--bootstrap-servers", bootstrap,
-          "--schema-registry-url", registryUrl);
+      Cli.Run apply = Cli.execute(bootstrap, registryUrl, "apply", "-f", config.toString());
       assertThat(apply.exit()).as(apply.err()).isZero();
       start(Pattern.compile("running against"), "topology", "--bootstrap-servers", bootstrap, "--schema-registry-url",
           registryUrl, "state.dir=" + dir.resolve("streams"), "commit.interval.ms=100", "metrics.port=0");
@@ -81,13 +80,6 @@ class StandaloneProcessesIT {
     }
   }
 
-  private static Cli.Run run(String... args) {
-    java.io.StringWriter out = new java.io.StringWriter();
-    java.io.StringWriter err = new java.io.StringWriter();
-    int exit = Healthctl.commandLine().setOut(new java.io.PrintWriter(out)).setErr(new java.io.PrintWriter(err))
-        .execute(args);
-    return new Cli.Run(exit, out.toString(), err.toString());
-  }
 
   /** Starts {@code healthctl args} in a new JVM and waits for the line that says it is up. */
   private Matcher start(Pattern banner, String... args) throws Exception {
