@@ -66,7 +66,8 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
       throw new AvroDeserializationException(Reason.TRUNCATED, topic,
           "body ended before the record was complete (schema id " + id + ")", e);
     } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException
-        | ClassCastException e) {
+        | ClassCastException | UnsupportedOperationException e) {
+      // UnsupportedOperationException: Avro's limit on string and bytes lengths, met by a damaged length
       throw new AvroDeserializationException(Reason.MALFORMED, topic,
           "body is not valid for schema id " + id + ": " + e, e);
     }

@@ -25,6 +25,13 @@ public class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
   private boolean autoRegister = true;
   private final Map<String, Map<Schema, Integer>> ids = new ConcurrentHashMap<>();
   private final Map<Schema, DatumWriter<T>> writers = new ConcurrentHashMap<>();
+  /**
+   * The last topic and schema seen, resolved: a serializer nearly always writes one record type
+   * to one topic, and the map lookups hash the whole schema.
+   */
+  private volatile Resolved<T> last;
+
+  private record Resolved<T>(String topic, Schema schema, int id, DatumWriter<T> writer) {}
 
   /** For Kafka's reflective construction; {@link #configure} must follow. */
   public AvroSerializer() {}
@@ -49,12 +56,17 @@ public class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
       return null;
     }
     Schema schema = data.getSchema();
-    int id = schemaId(topic, schema);
+    Resolved<T> last = this.last;
+    if (last == null || last.schema != schema || !last.topic.equals(topic)) {
+      last = new Resolved<>(topic, schema, schemaId(topic, schema), writer(schema));
+      this.last = last;
+    }
+    int id = last.id;
     try {
       ByteArrayOutputStream out = new ByteArrayOutputStream(128);
       out.write(new byte[WireFormat.HEADER_SIZE]);
       BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-      writer(schema).write(data, encoder);
+      last.writer.write(data, encoder);
       encoder.flush();
       byte[] bytes = out.toByteArray();
       WireFormat.writeHeader(bytes, id);

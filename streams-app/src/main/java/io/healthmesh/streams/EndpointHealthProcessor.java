@@ -16,7 +16,6 @@ import io.healthmesh.events.TransitionReason;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.config.LoadBalancerType;
-import io.healthmesh.internal.EndpointRecord;
 import io.healthmesh.internal.ExternalEndpointRef;
 import io.healthmesh.internal.ForwardingRuleRef;
 import io.healthmesh.internal.ServiceSnapshot;
@@ -26,8 +25,10 @@ import io.healthmesh.streams.DeadLetters.Origin;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -44,7 +45,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class EndpointHealthProcessor implements Processor<String, byte[], String, Out> {
   static final String ENDPOINTS = "endpoints";
-  static final String EXPIRY_INDEX = "endpoint-expiry";
   static final String SERVICES = "services";
   static final String PROBE_CLOCK = "probe-clock";
   static final String EXTERNAL_REFS = "external-endpoint-refs";
@@ -55,9 +55,9 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   private final StreamsSettings settings;
   private final Metrics metrics;
   private ProcessorContext<String, Out> context;
-  private MirroredStore<EndpointRecord> endpoints;
-  private KeyValueStore<String, String> expiryIndex;
+  private EndpointTable endpoints;
   private MirroredStore<ServiceSnapshot> services;
+  private final Map<String, ServiceView> views = new HashMap<>();
   /** {@code address|recordSet}: which record sets health check an external endpoint, and how. */
   private MirroredStore<ExternalEndpointRef> externalRefs;
   /** {@code service|rule}: the load balancers in front of each service of this task. */
@@ -76,8 +76,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   @Override
   public void init(ProcessorContext<String, Out> context) {
     this.context = context;
-    this.endpoints = new MirroredStore<>(context, ENDPOINTS);
-    this.expiryIndex = context.getStateStore(EXPIRY_INDEX);
+    this.endpoints = new EndpointTable(context, ENDPOINTS);
     this.services = new MirroredStore<>(context, SERVICES);
     this.externalRefs = new MirroredStore<>(context, EXTERNAL_REFS);
     this.rules = new MirroredStore<>(context, RULES);
@@ -124,7 +123,8 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       deadLetter(DeadLetterReason.INVALID, problem, origin, record);
       return;
     }
-    Owner owner = owner(probe.getBackendService(), probe.getEndpointId());
+    // The key, equal to the service after the checks above, already has its hash computed.
+    Owner owner = owner(isExternal(probe.getBackendService()) ? "" : record.key(), probe.getEndpointId());
     if (owner == null) {
       deadLetter(DeadLetterReason.UNKNOWN_ENTITY, (isExternal(probe.getBackendService())
           ? "external endpoint " + probe.getEndpointId() + " is not health checked by any record set"
@@ -132,45 +132,67 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
           + " (R-EP-6)", origin, record);
       return;
     }
-    String key = endpointKey(probe.getBackendService(), probe.getEndpointId());
-    EndpointRecord previous = endpoints.get(key);
-    if (EndpointStateMachine.isOutOfOrder(previous, probe.getEventTime())) {
+    long eventTime = probe.getEventTime().toEpochMilli();
+    EndpointState state = endpoints.get(owner.service(), owner.endpoint());
+    if (EndpointStateMachine.isOutOfOrder(state, eventTime)) {
       metrics.outOfOrder(); // R-EP-5: counted, never applied
       return;
     }
-    EndpointRecord next = indexed(key, EndpointStateMachine.apply(previous, probe.getSuccess(), probe.getEventTime(),
-        owner.spec()));
-    endpoints.put(key, next);
-    metrics.applied();
-    HealthStatus before = previous == null ? HealthStatus.UNKNOWN : previous.getStatus();
-    if (next.getStatus() != before || previous == null) {
-      publishEndpoint(owner, before, next, TransitionReason.PROBE, origin, next.getLastEventTime());
+    boolean first = state == null;
+    if (first) {
+      state = endpoints.create(owner.service(), owner.endpoint(), owner.ordinal());
     }
-    if (next.getStatus() != before && owner.service() != null) {
-      forwardCounts(owner.service(), probe.getEventTime(), origin);
+    HealthStatus before = state.status;
+    EndpointStateMachine.apply(state, first, probe.getSuccess(), eventTime, owner.spec());
+    endpoints.save(state);
+    metrics.applied();
+    if (state.status != before || first) {
+      publishEndpoint(owner, before, state, TransitionReason.PROBE, origin, probe.getEventTime());
+    }
+    if (state.status != before && owner.config() != null) {
+      forwardCounts(owner.config(), probe.getEventTime(), origin);
     }
     advanceClock(probe.getEventTime().toEpochMilli());
   }
 
-  /** Whose endpoint this is and how it is checked; null when the configuration does not know it. */
+  /**
+   * Whose endpoint this is and how it is checked; null when the configuration does not know it.
+   * {@code service} is "" for an external endpoint.
+   */
   private Owner owner(String service, String endpoint) {
-    if (isExternal(service)) {
+    if (service.isEmpty()) {
       var refs = externalRefs.prefix(endpoint + "|");
       if (refs.isEmpty()) {
         return null;
       }
       ExternalEndpointRef ref = refs.values().iterator().next();
-      return new Owner(new EntityKey(EntityKind.EXTERNAL_ENDPOINT, endpoint), "", ref.getHealthCheck(),
-          ref.getRecordSet(), null);
+      return new Owner("", endpoint, "", ref.getHealthCheck(), ref.getRecordSet(), null, 0);
     }
-    ServiceSnapshot snapshot = services.get(service);
-    if (snapshot == null || snapshot.getConfig() == null || !hasEndpoint(snapshot.getConfig(), endpoint)) {
+    ServiceView view = views.computeIfAbsent(service, this::view);
+    Integer ordinal = view == null ? null : view.ordinals().get(endpoint);
+    if (ordinal == null) {
       return null;
     }
-    BackendService config = snapshot.getConfig();
-    return new Owner(entity(endpointKey(service, endpoint)), config.getRegion(), config.getHealthCheck(),
-        config.getName(), config);
+    BackendService config = view.config();
+    return new Owner(service, endpoint, config.getRegion(), config.getHealthCheck(), service, config, ordinal);
   }
+
+  /** A service's valid configuration with each endpoint's position in it; null when there is none. */
+  private ServiceView view(String service) {
+    ServiceSnapshot snapshot = services.get(service);
+    if (snapshot == null || snapshot.getConfig() == null) {
+      return null;
+    }
+    Map<String, Integer> ordinals = new HashMap<>();
+    List<Endpoint> list = snapshot.getConfig().getEndpoints();
+    for (int i = 0; i < list.size(); i++) {
+      ordinals.putIfAbsent(list.get(i).getId(), i);
+    }
+    return new ServiceView(snapshot.getConfig(), ordinals);
+  }
+
+  /** Cached per service, as every probe needs it; dropped when the service's configuration changes. */
+  private record ServiceView(BackendService config, Map<String, Integer> ordinals) {}
 
   /**
    * A record set starts or stops health checking an external endpoint (R-DNSHC-4). Once no
@@ -187,17 +209,20 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     externalRefs.delete(refKey);
     if (externalRefs.prefix(address + "|").isEmpty()) {
       String key = endpointKey(null, address);
-      EndpointRecord gone = endpoints.delete(key);
-      if (gone != null) {
-        unindex(key, gone);
-      }
+      endpoints.remove("", address);
       EntityKey entity = new EntityKey(EntityKind.EXTERNAL_ENDPOINT, address);
       context.forward(new Record<>(key, new Out.State(entity, null), origin.timestamp()));
     }
   }
 
   /** An endpoint's owner: its entity on the health topics, and the check it is judged by. */
-  private record Owner(EntityKey entity, String region, HealthCheckSpec spec, String policyName, BackendService service) {}
+  private record Owner(String service, String endpoint, String region, HealthCheckSpec spec, String policyName,
+      BackendService config, int ordinal) {
+    EntityKey entity() {
+      return service.isEmpty() ? new EntityKey(EntityKind.EXTERNAL_ENDPOINT, endpoint)
+          : new EntityKey(EntityKind.ENDPOINT, endpointKey(service, endpoint));
+    }
+  }
 
   /**
    * Staleness (R-EP-4) runs on the event time of probes and heartbeats alone. The task's stream
@@ -240,6 +265,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       if (current != null) {
         removeEndpoints(current.getConfig(), Set.of(), origin);
         services.delete(name);
+        views.remove(name);
         forwardSnapshot(new ServiceSnapshot(name, null, false, 0, 0, 0, Instant.ofEpochMilli(origin.timestamp()),
             origin.topic(), origin.partition(), origin.offset()), origin.timestamp());
         judgeRules(name, null, TransitionReason.CONFIG_DELETED, origin, Instant.ofEpochMilli(origin.timestamp()));
@@ -269,6 +295,9 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     }
     ServiceSnapshot next = snapshot(config, false, Instant.ofEpochMilli(origin.timestamp()), origin);
     services.put(name, next);
+    views.remove(name);
+    Map<String, Integer> positions = views.computeIfAbsent(name, this::view).ordinals();
+    endpoints.regroup(name, positions::get);
     forwardSnapshot(next, origin.timestamp());
     judgeRules(name, next, TransitionReason.MEMBERSHIP_CHANGE, origin, Instant.ofEpochMilli(origin.timestamp()));
   }
@@ -282,10 +311,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
         continue;
       }
       String key = endpointKey(old.getName(), e.getId());
-      EndpointRecord record = endpoints.delete(key);
-      if (record != null) {
-        unindex(key, record);
-      }
+      endpoints.remove(old.getName(), e.getId());
       context.forward(new Record<>(key, new Out.State(entity(key), null), origin.timestamp()));
     }
   }
@@ -344,8 +370,8 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     int unhealthy = 0;
     int unknown = 0;
     for (Endpoint e : config.getEndpoints()) {
-      EndpointRecord r = endpoints.get(endpointKey(config.getName(), e.getId()));
-      HealthStatus s = r == null ? HealthStatus.UNKNOWN : r.getStatus();
+      EndpointState r = endpoints.get(config.getName(), e.getId());
+      HealthStatus s = r == null ? HealthStatus.UNKNOWN : r.status;
       switch (s) {
         case HEALTHY -> healthy++;
         case UNHEALTHY -> unhealthy++;
@@ -362,89 +388,55 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     context.forward(new Record<>(key, new Out.ForAggregates(key, bytes), timestamp));
   }
 
-  private void publishEndpoint(Owner owner, HealthStatus before, EndpointRecord next, TransitionReason reason,
+  private void publishEndpoint(Owner owner, HealthStatus before, EndpointState next, TransitionReason reason,
       Origin origin, Instant eventTime) {
     EntityKey entity = owner.entity();
     String key = entity.getName();
     HealthState state = HealthState.newBuilder()
-        .setStatus(next.getStatus()).setSince(next.getSince()).setRegion(owner.region())
-        .setHealthyCount(next.getConsecutiveSuccesses()).setUnhealthyCount(next.getConsecutiveFailures())
-        .setVersion(next.getVersion()).setSourceOffset(origin == null ? null : origin.offset()).build();
+        .setStatus(next.status).setSince(Instant.ofEpochMilli(next.since)).setRegion(owner.region())
+        .setHealthyCount(next.successes).setUnhealthyCount(next.failures)
+        .setVersion(next.version).setSourceOffset(origin == null ? null : origin.offset()).build();
     long timestamp = eventTime.toEpochMilli();
     context.forward(new Record<>(key, new Out.State(entity, state), timestamp));
     metrics.published(eventTime);
-    if (before == next.getStatus()) {
+    if (before == next.status) {
       return; // first result of a new endpoint: its UNKNOWN state is published, no transition
     }
-    metrics.transition(entity.getKind(), next.getStatus());
+    metrics.transition(entity.getKind(), next.status);
     TransitionCause.Builder cause = TransitionCause.newBuilder().setReason(reason)
-        .setHealthyCount(next.getConsecutiveSuccesses()).setUnhealthyCount(next.getConsecutiveFailures())
+        .setHealthyCount(next.successes).setUnhealthyCount(next.failures)
         .setHealthyThreshold(owner.spec().getHealthyThreshold())
         .setUnhealthyThreshold(owner.spec().getUnhealthyThreshold())
         .setPolicyName(owner.policyName())
         .setDetail(reason == TransitionReason.STALE
             ? "no result for " + Duration.ofMillis(EndpointStateMachine.staleAfterMillis(owner.spec())) + " (R-EP-4)"
-            : next.getStatus() + " after " + Math.max(next.getConsecutiveSuccesses(), next.getConsecutiveFailures())
-                + " consecutive " + (next.getConsecutiveSuccesses() > 0 ? "successes" : "failures") + " (R-EP-2)");
+            : next.status + " after " + Math.max(next.successes, next.failures)
+                + " consecutive " + (next.successes > 0 ? "successes" : "failures") + " (R-EP-2)");
     if (origin != null) {
       cause.setTriggerTopic(origin.topic()).setTriggerPartition(origin.partition()).setTriggerOffset(origin.offset());
     }
     HealthTransition transition = HealthTransition.newBuilder().setEntity(entity).setOldStatus(before)
-        .setNewStatus(next.getStatus()).setEventTime(eventTime).setVersion(next.getVersion())
+        .setNewStatus(next.status).setEventTime(eventTime).setVersion(next.version)
         .setCause(cause.build()).build();
     context.forward(new Record<>(key, new Out.Transition(entity, transition), timestamp));
   }
 
   /** R-EP-4 by event time: endpoints whose last result is older than their staleAfter. */
   private void expireStale(long now) {
-    List<KeyValue<String, String>> due = new ArrayList<>();
-    try (KeyValueIterator<String, String> it = expiryIndex.range(ExpiryKey.MIN, ExpiryKey.upTo(now))) {
-      it.forEachRemaining(due::add);
-    }
-    for (KeyValue<String, String> entry : due) {
-      expiryIndex.delete(entry.key);
-      String key = entry.value;
-      EndpointRecord current = endpoints.get(key);
-      if (current == null || current.getIndexedExpiry() != ExpiryKey.expiryOf(entry.key)) {
-        continue; // the endpoint is gone
-      }
-      if (current.getExpiresAt() > now) {
-        // Refreshed since it was indexed: wait for its real expiry.
-        EndpointRecord moved = EndpointStateMachine.withIndexedExpiry(current, 0);
-        endpoints.put(key, indexed(key, moved));
-        continue;
-      }
-      long expiry = current.getExpiresAt();
-      EndpointRecord next = EndpointStateMachine.stale(current, expiry);
-      endpoints.put(key, next);
+    for (EndpointState state : endpoints.dueAt(now)) {
+      long expiry = state.expiresAt;
+      HealthStatus before = state.status;
+      boolean changed = EndpointStateMachine.stale(state);
+      endpoints.save(state);
       metrics.stale();
-      int slash = key.indexOf('/');
-      Owner owner = owner(key.substring(0, slash), key.substring(slash + 1));
-      if (next.getStatus() != current.getStatus() && owner != null) {
-        publishEndpoint(owner, current.getStatus(), next, TransitionReason.STALE, null, Instant.ofEpochMilli(expiry));
-        if (owner.service() != null) {
-          forwardCounts(owner.service(), Instant.ofEpochMilli(expiry), new Origin(Topics.PROBE_RESULTS.name(), -1, -1, expiry));
+      int slash = state.key.indexOf('/');
+      Owner owner = owner(state.key.substring(0, slash), state.key.substring(slash + 1));
+      if (changed && owner != null) {
+        publishEndpoint(owner, before, state, TransitionReason.STALE, null, Instant.ofEpochMilli(expiry));
+        if (owner.config() != null) {
+          forwardCounts(owner.config(), Instant.ofEpochMilli(expiry), new Origin(Topics.PROBE_RESULTS.name(), -1, -1, expiry));
         }
       }
-    }
-  }
-
-  /**
-   * Keeps at most one index entry per endpoint, written when the endpoint first gets an expiry
-   * and moved only when it fires while the endpoint was refreshed meanwhile: one index write per
-   * staleAfter period instead of two on every result.
-   */
-  private EndpointRecord indexed(String key, EndpointRecord next) {
-    if (next.getExpiresAt() == 0 || next.getIndexedExpiry() != 0) {
-      return next;
-    }
-    expiryIndex.put(ExpiryKey.of(next.getExpiresAt(), key), key);
-    return EndpointStateMachine.withIndexedExpiry(next, next.getExpiresAt());
-  }
-
-  private void unindex(String key, EndpointRecord record) {
-    if (record.getIndexedExpiry() != 0) {
-      expiryIndex.delete(ExpiryKey.of(record.getIndexedExpiry(), key));
     }
   }
 
@@ -457,15 +449,6 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   private Origin origin(Record<String, byte[]> record) {
     RecordMetadata m = context.recordMetadata().orElseThrow();
     return new Origin(m.topic(), m.partition(), m.offset(), record.timestamp());
-  }
-
-  private static boolean hasEndpoint(BackendService config, String id) {
-    for (Endpoint e : config.getEndpoints()) {
-      if (e.getId().equals(id)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** {@code service/endpoint}; an external endpoint has no service: {@code /address}. */

@@ -2,10 +2,8 @@ package io.healthmesh.streams;
 
 import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.events.HealthStatus;
-import io.healthmesh.internal.EndpointRecord;
-import java.time.Instant;
 
-/** R-EP-2..5: how one endpoint's results become its state. Pure; event time only. */
+/** R-EP-2..5: how one endpoint's results become its state. Event time only. */
 final class EndpointStateMachine {
   private EndpointStateMachine() {}
 
@@ -14,41 +12,46 @@ final class EndpointStateMachine {
     return (long) spec.getStaleAfterIntervals() * spec.getCheckIntervalSec() * 1000L;
   }
 
-  /** R-EP-5: a result older than the last applied one is never applied. */
-  static boolean isOutOfOrder(EndpointRecord previous, Instant eventTime) {
-    return previous != null && eventTime.isBefore(previous.getLastEventTime());
+  /** R-EP-5: a result older than the last applied one is never applied; {@code state} null: none applied. */
+  static boolean isOutOfOrder(EndpointState state, long eventTime) {
+    return state != null && eventTime < state.lastEventTime;
   }
 
-  /** The state after one result; {@code previous} null means no result was ever applied (R-EP-3). */
-  static EndpointRecord apply(EndpointRecord previous, boolean success, Instant eventTime, HealthCheckSpec spec) {
-    // Plain constructors, not Avro builders: builders deep-copy every field, and this runs per probe.
-    HealthStatus before = previous == null ? HealthStatus.UNKNOWN : previous.getStatus();
-    int successes = success ? (previous == null ? 0 : previous.getConsecutiveSuccesses()) + 1 : 0;
-    int failures = success ? 0 : (previous == null ? 0 : previous.getConsecutiveFailures()) + 1;
-    HealthStatus status = before;
-    if (success && successes >= spec.getHealthyThreshold()) {
-      status = HealthStatus.HEALTHY;
-    } else if (!success && failures >= spec.getUnhealthyThreshold()) {
-      status = HealthStatus.UNHEALTHY;
+  /**
+   * Applies one result to {@code state}; {@code first} when no result was applied before, so the
+   * state is UNKNOWN until enough results arrive (R-EP-3).
+   */
+  static void apply(EndpointState state, boolean first, boolean success, long eventTime, HealthCheckSpec spec) {
+    HealthStatus before = state.status;
+    state.successes = success ? (int) Math.min(Integer.MAX_VALUE, state.successes + 1L) : 0;
+    state.failures = success ? 0 : (int) Math.min(Integer.MAX_VALUE, state.failures + 1L);
+    if (success && state.successes >= spec.getHealthyThreshold()) {
+      state.status = HealthStatus.HEALTHY;
+    } else if (!success && state.failures >= spec.getUnhealthyThreshold()) {
+      state.status = HealthStatus.UNHEALTHY;
     }
-    boolean changed = status != before;
-    Instant since = previous == null || changed ? eventTime : previous.getSince();
-    long version = previous == null ? 0 : previous.getVersion();
-    return new EndpointRecord(status, since, successes, failures, eventTime,
-        eventTime.toEpochMilli() + staleAfterMillis(spec), changed ? version + 1 : version,
-        previous == null ? 0L : previous.getIndexedExpiry());
+    boolean changed = state.status != before;
+    if (first || changed) {
+      state.since = eventTime;
+    }
+    if (changed) {
+      state.version++;
+    }
+    state.lastEventTime = eventTime;
+    state.expiresAt = eventTime + staleAfterMillis(spec);
   }
 
-  /** R-EP-4: no result until {@code expiry}: UNKNOWN, and the counting starts over. */
-  static EndpointRecord stale(EndpointRecord current, long expiry) {
-    boolean changed = current.getStatus() != HealthStatus.UNKNOWN;
-    return new EndpointRecord(HealthStatus.UNKNOWN, changed ? Instant.ofEpochMilli(expiry) : current.getSince(), 0, 0,
-        current.getLastEventTime(), 0L, changed ? current.getVersion() + 1 : current.getVersion(), 0L);
-  }
-
-  /** The same record, noted as sitting in the stale index under {@code indexedExpiry}. */
-  static EndpointRecord withIndexedExpiry(EndpointRecord r, long indexedExpiry) {
-    return new EndpointRecord(r.getStatus(), r.getSince(), r.getConsecutiveSuccesses(), r.getConsecutiveFailures(),
-        r.getLastEventTime(), r.getExpiresAt(), r.getVersion(), indexedExpiry);
+  /** R-EP-4: no result until its expiry: UNKNOWN, and the counting starts over. Returns whether the status changed. */
+  static boolean stale(EndpointState state) {
+    boolean changed = state.status != HealthStatus.UNKNOWN;
+    if (changed) {
+      state.since = state.expiresAt;
+      state.version++;
+    }
+    state.status = HealthStatus.UNKNOWN;
+    state.successes = 0;
+    state.failures = 0;
+    state.expiresAt = 0;
+    return changed;
   }
 }

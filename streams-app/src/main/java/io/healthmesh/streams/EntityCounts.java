@@ -3,7 +3,6 @@ package io.healthmesh.streams;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthStatus;
-import io.healthmesh.internal.EndpointRecord;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.function.BiConsumer;
@@ -59,8 +58,8 @@ final class EntityCounts {
       return fresh;
     }
     try {
-      this.<EndpointRecord>scan(EndpointHealthProcessor.ENDPOINTS, (key, r) -> fresh[
-          (key.startsWith("/") ? EntityKind.EXTERNAL_ENDPOINT : EntityKind.ENDPOINT).ordinal()][r.getStatus().ordinal()]++);
+      this.<EndpointTable.Group>scan(EndpointHealthProcessor.ENDPOINTS, (key, group) -> group.members.forEach(s -> fresh[
+          (key.startsWith("/") ? EntityKind.EXTERNAL_ENDPOINT : EntityKind.ENDPOINT).ordinal()][s.status.ordinal()]++));
       BiConsumer<String, HealthState> published = (key, s) ->
           fresh[EntityKind.valueOf(key.substring(0, key.indexOf('|'))).ordinal()][s.getStatus().ordinal()]++;
       this.scan(Publisher.PUBLISHED, published);

@@ -7,13 +7,11 @@ import static io.healthmesh.streams.AggregateHealthProcessor.FORWARDING_RULES;
 import static io.healthmesh.streams.AggregateHealthProcessor.POLICIES;
 import static io.healthmesh.streams.AggregateHealthProcessor.SOURCES;
 import static io.healthmesh.streams.EndpointHealthProcessor.ENDPOINTS;
-import static io.healthmesh.streams.EndpointHealthProcessor.EXPIRY_INDEX;
 
 import io.healthmesh.config.CompositeHealthCheck;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.HealthAggregationPolicy;
 import io.healthmesh.config.HealthSource;
-import io.healthmesh.internal.EndpointRecord;
 import io.healthmesh.internal.ExternalEndpointRef;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topic;
@@ -75,11 +73,12 @@ public final class HealthTopology {
         .process(() -> new ForwardingRuleRouter(serdes), Named.as("rules-by-service"), ForwardingRuleRouter.RULE_SERVICES)
         .repartition(Repartitioned.<String, byte[]>as(RULE_REFS_REPARTITION.replace("-repartition", ""))
             .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray()).withNumberOfPartitions(probePartitions));
-    KStream<String, Out> perService = probes.merge(backendServices, Named.as("probes-and-services"))
-        .merge(externalEndpoints, Named.as("and-external-endpoints"))
+    // Probes join last, so they pass one merge node, not three.
+    KStream<String, Out> perService = backendServices.merge(externalEndpoints, Named.as("services-and-external-endpoints"))
         .merge(serviceRules, Named.as("and-load-balancers"))
+        .merge(probes, Named.as("and-probes"))
         .process(() -> new EndpointHealthProcessor(serdes, settings, metrics), Named.as("endpoint-health"),
-            ENDPOINTS, EXPIRY_INDEX, EndpointHealthProcessor.SERVICES, EndpointHealthProcessor.PROBE_CLOCK,
+            ENDPOINTS, EndpointHealthProcessor.SERVICES, EndpointHealthProcessor.PROBE_CLOCK,
             EndpointHealthProcessor.EXTERNAL_REFS, EndpointHealthProcessor.RULES, Publisher.PUBLISHED_TARGETS);
 
     // 3. Service snapshots and the small configuration tables meet in one partition.
@@ -137,12 +136,12 @@ public final class HealthTopology {
   }
 
   private static void addStores(StreamsBuilder builder, TopologySerdes serdes, boolean inMemory) {
-    // Endpoints are read from the heap mirror; RocksDB would only be written, so keep the bytes in
-    // memory too. The changelog still makes them survive a crash.
-    StoreBuilder<KeyValueStore<String, EndpointRecord>> endpoints = Stores.keyValueStoreBuilder(
-        Stores.inMemoryKeyValueStore(ENDPOINTS), Serdes.String(), serdes.endpointRecords());
-    builder.addStateStore(inMemory ? endpoints.withLoggingDisabled() : endpoints);
-    builder.addStateStore(store(EXPIRY_INDEX, inMemory, Serdes.String()));
+    // Endpoints are read from the heap (EndpointTable); RocksDB would only be written, so keep the
+    // bytes in memory too. The changelog makes them survive a crash, and the cache folds a group's
+    // writes between two commits into one changelog record.
+    StoreBuilder<KeyValueStore<String, EndpointTable.Group>> endpoints = Stores.keyValueStoreBuilder(
+        Stores.inMemoryKeyValueStore(ENDPOINTS), Serdes.String(), serdes.endpointGroups());
+    builder.addStateStore(inMemory ? endpoints.withLoggingDisabled() : endpoints.withCachingEnabled());
     builder.addStateStore(store(EndpointHealthProcessor.SERVICES, inMemory, serdes.serviceSnapshots()));
     builder.addStateStore(store(EndpointHealthProcessor.PROBE_CLOCK, inMemory, Serdes.Long()));
     builder.addStateStore(store(EndpointHealthProcessor.EXTERNAL_REFS, inMemory, serdes.store(ExternalEndpointRef.class)));

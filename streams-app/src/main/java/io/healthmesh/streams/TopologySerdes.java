@@ -8,8 +8,6 @@ import io.healthmesh.config.HealthSource;
 import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.events.ConsumerFailover;
 import io.healthmesh.events.HealthState;
-import io.healthmesh.events.ProbeResult;
-import io.healthmesh.internal.EndpointRecord;
 import io.healthmesh.internal.ExternalEndpointRef;
 import io.healthmesh.internal.ForwardingRuleRef;
 import io.healthmesh.internal.ServiceSnapshot;
@@ -34,7 +32,7 @@ final class TopologySerdes {
   static final String RULE_REFS_SUBJECT_TOPIC = "healthmesh-service-forwarding-rules";
 
   final SchemaRegistryClient registry;
-  final AvroDeserializer<ProbeResult> probes;
+  final ProbeDecoder probes;
   final AvroDeserializer<BackendService> backendServices;
   final AvroDeserializer<HealthAggregationPolicy> policies;
   final AvroDeserializer<HealthSource> sources;
@@ -50,7 +48,7 @@ final class TopologySerdes {
 
   TopologySerdes(SchemaRegistryClient registry) {
     this.registry = registry;
-    this.probes = new AvroDeserializer<>(registry, ProbeResult.class);
+    this.probes = new ProbeDecoder(registry);
     this.backendServices = new AvroDeserializer<>(registry, BackendService.class);
     this.policies = new AvroDeserializer<>(registry, HealthAggregationPolicy.class);
     this.sources = new AvroDeserializer<>(registry, HealthSource.class);
@@ -69,8 +67,8 @@ final class TopologySerdes {
     return new AvroSerde<>(registry, type, false);
   }
 
-  Serde<EndpointRecord> endpointRecords() {
-    return store(EndpointRecord.class);
+  Serde<EndpointTable.Group> endpointGroups() {
+    return new EndpointGroupSerde(registry);
   }
 
   Serde<ServiceSnapshot> serviceSnapshots() {

@@ -1,0 +1,181 @@
+package io.healthmesh.streams;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToIntFunction;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The endpoint states of one task: on the heap for the per-probe path, and in a changelogged,
+ * cached store for crash recovery. The store holds one entry per group of up to {@link #GROUP_SIZE}
+ * endpoints of a service (by position in its configuration), so the store cache can fold the
+ * many writes a group gets between two commits into one changelog record, as it does for a plain
+ * per-service aggregate, while a probe re-encodes only its own group, however large the service.
+ */
+final class EndpointTable {
+  static final int GROUP_SIZE = 32;
+  private static final long BUCKET_MILLIS = 1_000;
+  private static final Comparator<EndpointState> BY_EXPIRY =
+      Comparator.<EndpointState>comparingLong(s -> s.expiresAt).thenComparing(s -> s.key);
+
+  /** A store entry: endpoints that are written together; {@code key} null when read detached from the store. */
+  static final class Group {
+    final String key;
+    final List<EndpointState> members = new ArrayList<>();
+
+    Group(String key) {
+      this.key = key;
+    }
+
+    boolean isExternal() {
+      return key.startsWith("/");
+    }
+
+    /** Key of a member in the table: {@code service/endpoint}, or {@code /address}. */
+    String memberKey(String id) {
+      return isExternal() ? "/" + id : key.substring(0, key.lastIndexOf('#')) + "/" + id;
+    }
+  }
+
+  private final KeyValueStore<String, Group> store;
+  /** By service, then endpoint id; external endpoints under service "". Two small lookups beat one in a map of every endpoint. */
+  private final Map<String, Map<String, EndpointState>> states = new HashMap<>();
+  private final TreeMap<String, Group> groups = new TreeMap<>();
+  /**
+   * The stale index: endpoints by the second their expiry falls in. Derived from the states, so
+   * not stored. Lazy: an endpoint is indexed once and moved only when its bucket comes due while
+   * it was refreshed meanwhile, not on every result; appending to a bucket is cheaper than keeping
+   * a sorted index.
+   */
+  private final TreeMap<Long, List<EndpointState>> expiries = new TreeMap<>();
+
+  EndpointTable(ProcessorContext<?, ?> context, String storeName) {
+    this.store = context.getStateStore(storeName);
+    try (KeyValueIterator<String, Group> it = store.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, Group> kv = it.next();
+        Group group = new Group(kv.key);
+        groups.put(kv.key, group);
+        for (EndpointState stored : kv.value.members) {
+          EndpointState s = new EndpointState(stored, group.memberKey(stored.id));
+          join(group, s);
+          schedule(s);
+        }
+      }
+    }
+  }
+
+  /** {@code service} "" for an external endpoint; null when the endpoint has had no result. */
+  EndpointState get(String service, String id) {
+    Map<String, EndpointState> ofService = states.get(service);
+    return ofService == null ? null : ofService.get(id);
+  }
+
+  /** A new state for an endpoint's first result; {@code ordinal} is its position in its service (unused for external ones). */
+  EndpointState create(String service, String id, int ordinal) {
+    String key = EndpointHealthProcessor.endpointKey(service, id);
+    String groupKey = service.isEmpty() ? key : groupKey(service, ordinal);
+    EndpointState s = new EndpointState(id, key);
+    join(groups.computeIfAbsent(groupKey, Group::new), s);
+    return s;
+  }
+
+  /** Stores {@code s}'s group after a change to {@code s}. */
+  void save(EndpointState s) {
+    s.encoded = null;
+    store.put(s.group.key, s.group);
+    schedule(s);
+  }
+
+  /** Forgets an endpoint; returns its state, or null when it had none. */
+  EndpointState remove(String service, String id) {
+    Map<String, EndpointState> ofService = states.get(service);
+    EndpointState s = ofService == null ? null : ofService.remove(id);
+    if (s == null) {
+      return null;
+    }
+    if (ofService.isEmpty()) {
+      states.remove(service);
+    }
+    Group group = s.group;
+    group.members.remove(s);
+    s.group = null;
+    write(group);
+    return s;
+  }
+
+  /** After a service's endpoints moved in its configuration: regroups them by their new positions. */
+  void regroup(String service, ToIntFunction<String> ordinal) {
+    List<Group> old = new ArrayList<>(groups.subMap(service + "#", service + "#" + Character.MAX_VALUE).values());
+    List<Group> touched = new ArrayList<>(old);
+    for (Group group : old) {
+      for (EndpointState s : List.copyOf(group.members)) {
+        String target = groupKey(service, ordinal.applyAsInt(s.id));
+        if (!target.equals(group.key)) {
+          group.members.remove(s);
+          Group next = groups.computeIfAbsent(target, Group::new);
+          join(next, s);
+          touched.add(next);
+        }
+      }
+    }
+    touched.stream().distinct().forEach(this::write);
+  }
+
+  /** States whose expiry is at or before {@code now}, by expiry then key, so a replay emits them in the same order. */
+  List<EndpointState> dueAt(long now) {
+    List<EndpointState> due = new ArrayList<>();
+    List<EndpointState> refreshed = new ArrayList<>();
+    while (!expiries.isEmpty() && expiries.firstKey() * BUCKET_MILLIS <= now) {
+      Map.Entry<Long, List<EndpointState>> bucket = expiries.pollFirstEntry();
+      for (EndpointState s : bucket.getValue()) {
+        if (s.group == null || s.indexedBucket != bucket.getKey()) {
+          continue; // removed, or indexed again in an earlier bucket
+        }
+        s.indexedBucket = EndpointState.NOT_INDEXED;
+        if (s.expiresAt > now) {
+          refreshed.add(s);
+        } else if (s.expiresAt != 0) {
+          due.add(s);
+        }
+      }
+    }
+    refreshed.forEach(this::schedule);
+    due.sort(BY_EXPIRY);
+    return due;
+  }
+
+  private void join(Group group, EndpointState s) {
+    group.members.add(s);
+    s.group = group;
+    states.computeIfAbsent(s.key.substring(0, s.key.length() - s.id.length() - 1), k -> new HashMap<>()).put(s.id, s);
+  }
+
+  private void schedule(EndpointState s) {
+    long bucket = s.expiresAt / BUCKET_MILLIS;
+    if (s.expiresAt != 0 && (s.indexedBucket == EndpointState.NOT_INDEXED || bucket < s.indexedBucket)) {
+      s.indexedBucket = bucket;
+      expiries.computeIfAbsent(bucket, b -> new ArrayList<>()).add(s);
+    }
+  }
+
+  private void write(Group group) {
+    if (group.members.isEmpty()) {
+      groups.remove(group.key);
+      store.delete(group.key);
+    } else {
+      store.put(group.key, group);
+    }
+  }
+
+  private static String groupKey(String service, int ordinal) {
+    return service + "#" + ordinal / GROUP_SIZE;
+  }
+}

@@ -1,0 +1,122 @@
+package io.healthmesh.streams;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import io.healthmesh.events.HealthStatus;
+import io.healthmesh.events.ProbeRecordType;
+import io.healthmesh.events.ProbeResult;
+import io.healthmesh.internal.EndpointStateEntry;
+import io.healthmesh.internal.EndpointStates;
+import io.healthmesh.schemas.AvroDeserializationException;
+import io.healthmesh.schemas.AvroDeserializer;
+import io.healthmesh.schemas.AvroSerializer;
+import io.healthmesh.schemas.InMemorySchemaRegistryClient;
+import io.healthmesh.schemas.WireFormat;
+import java.time.Instant;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The hand-written codecs of the per-probe path agree with Avro's own reader. */
+class EndpointStoreCodecTest {
+  private static final String CHANGELOG = "app-endpoints-changelog";
+  private final InMemorySchemaRegistryClient registry = new InMemorySchemaRegistryClient();
+
+  @Test
+  void endpointGroup_readsBackThroughAvro_whenEncodedByHand() {
+    EndpointTable.Group group = new EndpointTable.Group("svc#0");
+    Random random = new Random(7);
+    for (int i = 0; i < 40; i++) {
+      EndpointState s = new EndpointState(i == 3 ? "vm-é-ü-" + i : "vm-" + i, "svc/vm-" + i);
+      s.status = HealthStatus.values()[random.nextInt(3)];
+      s.since = random.nextLong();
+      s.successes = random.nextInt(Integer.MAX_VALUE);
+      s.failures = i == 5 ? Integer.MAX_VALUE : random.nextInt(4);
+      s.lastEventTime = i == 6 ? Long.MIN_VALUE : 1_790_000_000_000L + random.nextInt();
+      s.expiresAt = i == 7 ? 0 : Long.MAX_VALUE - i;
+      s.version = random.nextInt(1000);
+      group.members.add(s);
+    }
+    EndpointGroupSerde serde = new EndpointGroupSerde(registry);
+    byte[] bytes = serde.serializer().serialize(CHANGELOG, group);
+
+    List<EndpointStateEntry> read = new AvroDeserializer<>(registry, EndpointStates.class)
+        .deserialize(CHANGELOG, bytes).getEndpoints();
+    assertEquals(group.members.size(), read.size());
+    for (int i = 0; i < read.size(); i++) {
+      EndpointState s = group.members.get(i);
+      EndpointStateEntry e = read.get(i);
+      assertEquals(List.of(s.id, s.status, s.since, s.successes, s.failures, s.lastEventTime, s.expiresAt, s.version),
+          List.of(e.getId(), e.getStatus(), e.getSince().toEpochMilli(), e.getConsecutiveSuccesses(),
+              e.getConsecutiveFailures(), e.getLastEventTime().toEpochMilli(), e.getExpiresAt(), e.getVersion()));
+    }
+    EndpointState back = serde.deserializer().deserialize(CHANGELOG, bytes).members.get(3);
+    assertEquals(group.members.get(3).id, back.id);
+  }
+
+  @Test
+  void changedMember_isEncodedAgain_whenItsCachedEncodingIsDropped() {
+    EndpointTable.Group group = new EndpointTable.Group("svc#0");
+    EndpointState s = new EndpointState("vm-1", "svc/vm-1");
+    group.members.add(s);
+    EndpointGroupSerde serde = new EndpointGroupSerde(registry);
+    byte[] before = serde.serializer().serialize(CHANGELOG, group);
+    s.lastEventTime = 42;
+    s.encoded = null; // what EndpointTable.save does
+    byte[] after = serde.serializer().serialize(CHANGELOG, group);
+    assertNotEquals(List.of(before), List.of(after));
+    assertEquals(42, serde.deserializer().deserialize(CHANGELOG, after).members.get(0).lastEventTime);
+  }
+
+  @Test
+  void probe_readByHandLikeAvro_whenWrittenWithThisBuildsSchema() {
+    AvroSerializer<ProbeResult> writer = new AvroSerializer<>(registry, false);
+    ProbeDecoder decoder = new ProbeDecoder(registry);
+    AvroDeserializer<ProbeResult> avro = new AvroDeserializer<>(registry, ProbeResult.class);
+    Random random = new Random(3);
+    for (int i = 0; i < 2_000; i++) {
+      ProbeResult probe = ProbeResult.newBuilder()
+          .setType(i % 50 == 0 ? ProbeRecordType.HEARTBEAT : ProbeRecordType.RESULT)
+          .setBackendService(i % 7 == 0 ? null : "svc-" + random.nextInt(100) + (i % 11 == 0 ? "-ñ" : ""))
+          .setEndpointId(i % 13 == 0 ? "" : "10.0.0." + random.nextInt(256)).setSuccess(random.nextBoolean())
+          .setEventTime(Instant.ofEpochMilli(random.nextLong() >>> random.nextInt(64)))
+          .setProber("prober-" + i).setLatencyMicros(random.nextLong()).setDetail("HTTP " + i).build();
+      byte[] bytes = writer.serialize("probe-results", probe);
+      ProbeResult fast = decoder.deserialize("probe-results", bytes);
+      ProbeResult slow = avro.deserialize("probe-results", bytes);
+      assertEquals("", fast.getProber(), "read by hand, which leaves the unused text empty");
+      slow.setProber("");
+      slow.setDetail("");
+      assertEquals(slow, fast);
+    }
+  }
+
+  @Test
+  void damagedProbe_failsAsAvroDoes_whenTruncatedOrFlipped() {
+    AvroSerializer<ProbeResult> writer = new AvroSerializer<>(registry, false);
+    byte[] good = writer.serialize("probe-results", ProbeResult.newBuilder().setBackendService("svc").setEndpointId("vm-1")
+        .setSuccess(true).setEventTime(Instant.parse("2026-11-30T00:00:00Z")).setProber("p").setDetail("ok").build());
+    ProbeDecoder decoder = new ProbeDecoder(registry);
+    AvroDeserializer<ProbeResult> avro = new AvroDeserializer<>(registry, ProbeResult.class);
+    Random random = new Random(11);
+    for (int i = 0; i < 5_000; i++) {
+      byte[] bad = java.util.Arrays.copyOf(good, i < good.length ? i : good.length + random.nextInt(3));
+      if (i >= good.length) {
+        bad[WireFormat.HEADER_SIZE + random.nextInt(bad.length - WireFormat.HEADER_SIZE)] = (byte) random.nextInt(256);
+      }
+      assertEquals(outcome(() -> avro.deserialize("probe-results", bad)),
+          outcome(() -> decoder.deserialize("probe-results", bad)));
+    }
+  }
+
+  private static String outcome(java.util.function.Supplier<ProbeResult> read) {
+    try {
+      ProbeResult r = read.get();
+      return r.getType() + "|" + r.getBackendService() + "|" + r.getEndpointId() + "|" + r.getSuccess() + "|"
+          + r.getEventTime() + "|" + r.getLatencyMicros();
+    } catch (AvroDeserializationException e) {
+      return e.reason() + ": " + e.getMessage();
+    }
+  }
+}
