@@ -78,14 +78,19 @@ public final class TopologyBenchmark {
       // larger topology for most of its run.
       System.out.println("warm-up:");
       run("  anchor", kafka, "bench-anchor-warmup", () -> anchor(kafka, dir, "bench-anchor-warmup"));
-      run("  topology", kafka, "bench-topology-warmup", () -> topology(kafka, registry, dir, "bench-topology-warmup"));
+      run("  topology", kafka, "bench-topology-warmup", () -> topology(kafka, registry, dir, "bench-topology-warmup", 1));
       System.out.println("measured:");
       Result anchor = run("anchor groupByKey().aggregate()", kafka, "bench-anchor", () -> anchor(kafka, dir, "bench-anchor"));
-      Result topology = run("healthmesh topology", kafka, "bench-topology",
-          () -> topology(kafka, registry, dir, "bench-topology"));
+      Result topology = run("healthmesh topology, 1 thread", kafka, "bench-topology",
+          () -> topology(kafka, registry, dir, "bench-topology", 1));
+      // What one instance does with both cores; the anchor, a plain Kafka Streams app, keeps its default.
+      Result twoThreads = run("healthmesh topology, 2 threads", kafka, "bench-topology-2",
+          () -> topology(kafka, registry, dir, "bench-topology-2", 2));
 
-      System.out.printf("%nratio topology/anchor, steady phase: %.2f (target >= 0.8); whole run: %.2f%n",
+      System.out.printf("%nratio topology/anchor, one stream thread each: steady phase %.2f (target >= 0.8), whole run %.2f%n",
           topology.steady() / anchor.steady(), topology.whole() / anchor.whole());
+      System.out.printf("ratio with num.stream.threads=2 against the anchor's default 1: steady phase %.2f, whole run %.2f%n",
+          twoThreads.steady() / anchor.steady(), twoThreads.whole() / anchor.whole());
       System.out.printf("topology: %,.0f probe results/s in the steady phase, %,.0f/s over the whole run (target >= 100,000)%n",
           topology.steady(), topology.whole());
     }
@@ -136,15 +141,14 @@ public final class TopologyBenchmark {
     return () -> streams.close(Duration.ofSeconds(30));
   }
 
-  private static AutoCloseable topology(EmbeddedKafka kafka, SchemaRegistry registry, Path dir, String appId) {
+  private static AutoCloseable topology(EmbeddedKafka kafka, SchemaRegistry registry, Path dir, String appId,
+      int threads) {
     Properties p = new Properties();
     p.setProperty(StreamsSettings.APPLICATION_ID, appId);
     p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
     p.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registry.url());
     p.setProperty(StreamsSettings.STATE_DIR, dir.resolve(appId + "-state").toString());
-    if (System.getProperty("bench.threads") != null) {
-      p.setProperty(StreamsSettings.STREAM_THREADS, System.getProperty("bench.threads"));
-    }
+    p.setProperty(StreamsSettings.STREAM_THREADS, String.valueOf(threads));
     StreamsSettings settings = StreamsSettings.from(p);
     return HealthStreamsApp.start(settings, new RestSchemaRegistryClient(registry.url()), new SimpleMeterRegistry(),
         Duration.ofMinutes(2));
