@@ -161,13 +161,15 @@ public final class HealthTopology {
   }
 
   /**
-   * Persistent and changelogged, so a restarted instance resumes exactly where it stopped; for an
-   * offline replay in memory without changelogs, as nothing restarts and RocksDB's flush at every
-   * commit would dominate.
+   * Changelogged, so a restarted instance resumes exactly where it stopped, and kept in memory:
+   * these tables are small (services, rules, sources, what was last published), RocksDB's writes
+   * cost more than the work around them, and the cache folds a key's many writes between two
+   * commits (a service's counts as its endpoints flip one after another) into one changelog
+   * record. For an offline replay, no changelog at all: nothing restarts.
    */
   private static <V> StoreBuilder<KeyValueStore<String, V>> store(String name, boolean inMemory, Serde<V> values) {
-    return inMemory
-        ? Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), values).withLoggingDisabled()
-        : Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values);
+    StoreBuilder<KeyValueStore<String, V>> builder =
+        Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), values);
+    return inMemory ? builder.withLoggingDisabled() : builder.withCachingEnabled();
   }
 }
