@@ -7,7 +7,6 @@ import io.healthmesh.schemas.AvroDeserializer;
 import io.healthmesh.schemas.RegistryConfig;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.WireFormat;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -72,15 +71,18 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
   }
 
   private static byte[] encode(EndpointState s) {
-    Writer out = new Writer(8 * 10 + s.id.length() * 3);
-    out.writeString(s.id);
-    out.writeLong(s.status.ordinal());
-    out.writeLong(s.since);
-    out.writeLong(s.successes);
-    out.writeLong(s.failures);
-    out.writeLong(s.lastEventTime);
-    out.writeLong(s.expiresAt);
-    out.writeLong(s.version);
+    // Sized for the longest varints, so the writes need no bounds checks of their own.
+    Writer out = new Writer(10 + s.idUtf8.length + 7 * 10);
+    out.writeLongUnchecked(s.idUtf8.length);
+    System.arraycopy(s.idUtf8, 0, out.buf, out.pos, s.idUtf8.length);
+    out.pos += s.idUtf8.length;
+    out.writeLongUnchecked(s.status.ordinal());
+    out.writeLongUnchecked(s.since);
+    out.writeLongUnchecked(s.successes);
+    out.writeLongUnchecked(s.failures);
+    out.writeLongUnchecked(s.lastEventTime);
+    out.writeLongUnchecked(s.expiresAt);
+    out.writeLongUnchecked(s.version);
     return Arrays.copyOf(out.buf, out.pos);
   }
 
@@ -113,20 +115,16 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
 
     void writeLong(long v) {
       ensure(10);
+      writeLongUnchecked(v);
+    }
+
+    void writeLongUnchecked(long v) {
       long n = (v << 1) ^ (v >> 63);
       while ((n & ~0x7FL) != 0) {
         buf[pos++] = (byte) ((n & 0x7F) | 0x80);
         n >>>= 7;
       }
       buf[pos++] = (byte) n;
-    }
-
-    void writeString(String s) {
-      byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-      writeLong(utf8.length);
-      ensure(utf8.length);
-      System.arraycopy(utf8, 0, buf, pos, utf8.length);
-      pos += utf8.length;
     }
 
     private void ensure(int n) {

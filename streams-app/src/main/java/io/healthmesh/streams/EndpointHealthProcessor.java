@@ -45,6 +45,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class EndpointHealthProcessor implements Processor<String, byte[], String, Out> {
   static final String ENDPOINTS = "endpoints";
+  static final String COMMIT_HOOK = "endpoints-commit-hook";
   static final String SERVICES = "services";
   static final String PROBE_CLOCK = "probe-clock";
   static final String EXTERNAL_REFS = "external-endpoint-refs";
@@ -77,6 +78,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   public void init(ProcessorContext<String, Out> context) {
     this.context = context;
     this.endpoints = new EndpointTable(context, ENDPOINTS);
+    context.<CommitHook>getStateStore(COMMIT_HOOK).beforeCommit(endpoints::flush);
     this.services = new MirroredStore<>(context, SERVICES);
     this.externalRefs = new MirroredStore<>(context, EXTERNAL_REFS);
     this.rules = new MirroredStore<>(context, RULES);

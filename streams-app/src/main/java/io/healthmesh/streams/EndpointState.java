@@ -11,6 +11,8 @@ final class EndpointState {
   static final long NOT_INDEXED = Long.MIN_VALUE;
   /** Endpoint id within its service, or the external endpoint's address. */
   final String id;
+  /** {@code id} in UTF-8, as its group's stored value holds it. */
+  final byte[] idUtf8;
   /** {@code service/endpoint}, or {@code /address} for an external endpoint. */
   final String key;
   HealthStatus status = HealthStatus.UNKNOWN;
@@ -31,6 +33,7 @@ final class EndpointState {
   EndpointState(String id, String key) {
     this.id = id;
     this.key = key;
+    this.idUtf8 = id.getBytes(java.nio.charset.StandardCharsets.UTF_8);
   }
 
   /** {@code from}, under its key in the table. */

@@ -13,11 +13,12 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The endpoint states of one task: on the heap for the per-probe path, and in a changelogged,
- * cached store for crash recovery. The store holds one entry per group of up to {@link #GROUP_SIZE}
- * endpoints of a service (by position in its configuration), so the store cache can fold the
- * many writes a group gets between two commits into one changelog record, as it does for a plain
- * per-service aggregate, while a probe re-encodes only its own group, however large the service.
+ * The endpoint states of one task: on the heap for the per-probe path, and in a changelogged store
+ * for crash recovery. The store holds one entry per group of up to {@link #GROUP_SIZE} endpoints
+ * of a service (by position in its configuration). A probe only marks its group changed; the
+ * groups changed since the last commit are encoded and stored just before the next one
+ * ({@link CommitHook}), so a group gets one changelog record per commit however many probes
+ * changed it, and a probe never encodes anything, however large its service.
  */
 final class EndpointTable {
   static final int GROUP_SIZE = 32;
@@ -29,6 +30,7 @@ final class EndpointTable {
   static final class Group {
     final String key;
     final List<EndpointState> members = new ArrayList<>();
+    boolean dirty;
 
     Group(String key) {
       this.key = key;
@@ -48,6 +50,7 @@ final class EndpointTable {
   /** By service, then endpoint id; external endpoints under service "". Two small lookups beat one in a map of every endpoint. */
   private final Map<String, Map<String, EndpointState>> states = new HashMap<>();
   private final TreeMap<String, Group> groups = new TreeMap<>();
+  private final List<Group> dirty = new ArrayList<>();
   /**
    * The stale index: endpoints by the second their expiry falls in. Derived from the states, so
    * not stored. Lazy: an endpoint is indexed once and moved only when its bucket comes due while
@@ -87,11 +90,28 @@ final class EndpointTable {
     return s;
   }
 
-  /** Stores {@code s}'s group after a change to {@code s}. */
+  /** Notes a change to {@code s}: its group is stored at the next commit ({@link #flush}). */
   void save(EndpointState s) {
     s.encoded = null;
-    store.put(s.group.key, s.group);
+    dirty(s.group);
     schedule(s);
+  }
+
+  /**
+   * Writes every group changed since the last flush: the store, and so its changelog, holds each
+   * group as it is at the commit, once per commit however many probes changed it.
+   */
+  void flush() {
+    for (Group group : dirty) {
+      group.dirty = false;
+      Group live = groups.get(group.key);
+      if (live == group) {
+        store.put(group.key, group);
+      } else if (live == null) {
+        store.delete(group.key); // emptied; a group made anew under its key writes itself
+      }
+    }
+    dirty.clear();
   }
 
   /** Forgets an endpoint; returns its state, or null when it had none. */
@@ -169,9 +189,14 @@ final class EndpointTable {
   private void write(Group group) {
     if (group.members.isEmpty()) {
       groups.remove(group.key);
-      store.delete(group.key);
-    } else {
-      store.put(group.key, group);
+    }
+    dirty(group);
+  }
+
+  private void dirty(Group group) {
+    if (!group.dirty) {
+      group.dirty = true;
+      dirty.add(group);
     }
   }
 

@@ -78,7 +78,7 @@ public final class HealthTopology {
         .merge(serviceRules, Named.as("and-load-balancers"))
         .merge(probes, Named.as("and-probes"))
         .process(() -> new EndpointHealthProcessor(serdes, settings, metrics), Named.as("endpoint-health"),
-            ENDPOINTS, EndpointHealthProcessor.SERVICES, EndpointHealthProcessor.PROBE_CLOCK,
+            ENDPOINTS, EndpointHealthProcessor.COMMIT_HOOK, EndpointHealthProcessor.SERVICES, EndpointHealthProcessor.PROBE_CLOCK,
             EndpointHealthProcessor.EXTERNAL_REFS, EndpointHealthProcessor.RULES, Publisher.PUBLISHED_TARGETS);
 
     // 3. Service snapshots and the small configuration tables meet in one partition.
@@ -136,12 +136,12 @@ public final class HealthTopology {
   }
 
   private static void addStores(StreamsBuilder builder, TopologySerdes serdes, boolean inMemory) {
-    // Endpoints are read from the heap (EndpointTable); RocksDB would only be written, so keep the
-    // bytes in memory too. The changelog makes them survive a crash, and the cache folds a group's
-    // writes between two commits into one changelog record.
+    // Endpoints are read from the heap (EndpointTable), which writes each changed group once per
+    // commit itself: no store cache. The changelog makes them survive a crash.
     StoreBuilder<KeyValueStore<String, EndpointTable.Group>> endpoints = Stores.keyValueStoreBuilder(
         Stores.inMemoryKeyValueStore(ENDPOINTS), Serdes.String(), serdes.endpointGroups());
-    builder.addStateStore(inMemory ? endpoints.withLoggingDisabled() : endpoints.withCachingEnabled());
+    builder.addStateStore(inMemory ? endpoints.withLoggingDisabled() : endpoints);
+    builder.addStateStore(CommitHook.builder(EndpointHealthProcessor.COMMIT_HOOK));
     builder.addStateStore(store(EndpointHealthProcessor.SERVICES, inMemory, serdes.serviceSnapshots()));
     builder.addStateStore(store(EndpointHealthProcessor.PROBE_CLOCK, inMemory, Serdes.Long()));
     builder.addStateStore(store(EndpointHealthProcessor.EXTERNAL_REFS, inMemory, serdes.store(ExternalEndpointRef.class)));

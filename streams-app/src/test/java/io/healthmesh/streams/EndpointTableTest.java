@@ -40,7 +40,9 @@ class EndpointTableTest {
       apply(table, table.create("svc", "vm-" + i, i), i % 2 == 0, 1_000 + i);
     }
     apply(table, table.create("", "10.0.0.1", 0), true, 5_000);
+    assertEquals(Map.of(), groupSizes(), "nothing is stored before the commit");
 
+    table.flush();
     assertEquals(Map.of("/10.0.0.1", 1, "svc#0", 32, "svc#1", 8), groupSizes());
     assertEquals(describe(table, 40), describe(new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS), 40));
   }
@@ -51,10 +53,12 @@ class EndpointTableTest {
     for (int i = 0; i < 40; i++) {
       apply(table, table.create("svc", "vm-" + i, i), true, 1_000 + i);
     }
+    table.flush();
     String before = describe(table, 40);
     table.remove("svc", "vm-39");
     // reversed, and one fewer: vm-38 is now first
     table.regroup("svc", id -> 38 - Integer.parseInt(id.substring(3)));
+    table.flush();
 
     Map<String, List<String>> members = groupMembers();
     assertEquals(32, members.get("svc#0").size());
@@ -63,6 +67,19 @@ class EndpointTableTest {
     EndpointTable rebuilt = new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS);
     assertNull(rebuilt.get("svc", "vm-39"));
     assertEquals(before.replace("vm-39=HEALTHY@1039;", ""), describe(rebuilt, 40));
+  }
+
+  @Test
+  void emptiedGroup_isDeletedFromTheStore_whenItsLastEndpointGoes() {
+    EndpointTable table = new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS);
+    apply(table, table.create("svc", "vm-0", 0), true, 1_000);
+    apply(table, table.create("svc", "vm-40", 40), true, 1_000);
+    table.flush();
+    table.remove("svc", "vm-40");
+    apply(table, table.create("svc", "vm-41", 41), true, 2_000); // a new group under the same key
+    table.remove("svc", "vm-0");
+    table.flush();
+    assertEquals(Map.of("svc#1", List.of("vm-41")), groupMembers());
   }
 
   @Test

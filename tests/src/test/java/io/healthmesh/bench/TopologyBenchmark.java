@@ -47,7 +47,7 @@ import org.apache.kafka.streams.kstream.Materialized;
  * endpoint up, almost every probe changes nothing.
  */
 public final class TopologyBenchmark {
-  private static final int PROBES = Integer.getInteger("bench.probes", 2_000_000);
+  private static final int PROBES = Integer.getInteger("bench.probes", 4_000_000);
   private static final int SERVICES = Integer.getInteger("bench.services", 10_000);
   private static final int ENDPOINTS_PER_SERVICE = Integer.getInteger("bench.endpoints", 10);
   private static final int PARTITIONS = Integer.getInteger("bench.partitions", 4);
