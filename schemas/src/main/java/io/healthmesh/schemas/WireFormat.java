@@ -1,7 +1,5 @@
 package io.healthmesh.schemas;
 
-import java.nio.ByteBuffer;
-
 /** The Confluent wire format: magic byte 0, a 4-byte big-endian schema id, then the Avro body. */
 public final class WireFormat {
   public static final byte MAGIC_BYTE = 0;
@@ -32,6 +30,6 @@ public final class WireFormat {
       throw new AvroDeserializationException(AvroDeserializationException.Reason.BAD_MAGIC_BYTE, topic,
           String.format("first byte is 0x%02x, expected magic byte 0x00", data[0]), null);
     }
-    return ByteBuffer.wrap(data, 1, 4).getInt();
+    return (data[1] & 0xFF) << 24 | (data[2] & 0xFF) << 16 | (data[3] & 0xFF) << 8 | data[4] & 0xFF;
   }
 }

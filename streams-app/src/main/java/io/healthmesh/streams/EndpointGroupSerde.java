@@ -55,7 +55,7 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
       }
       size += s.encoded.length;
     }
-    Writer out = new Writer(WireFormat.HEADER_SIZE + 10 + size + 1);
+    Writer out = new Writer(WireFormat.HEADER_SIZE + 10 + size + 1); // header, count, members, end
     out.pos = WireFormat.HEADER_SIZE;
     if (!group.members.isEmpty()) {
       out.writeLong(group.members.size()); // one array block, then the end marker below
@@ -71,26 +71,25 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
   }
 
   private static byte[] encode(EndpointState s) {
-    // Sized for the longest varints, so the writes need no bounds checks of their own.
     Writer out = new Writer(10 + s.idUtf8.length + 7 * 10);
-    out.writeLongUnchecked(s.idUtf8.length);
+    out.writeLong(s.idUtf8.length);
     System.arraycopy(s.idUtf8, 0, out.buf, out.pos, s.idUtf8.length);
     out.pos += s.idUtf8.length;
-    out.writeLongUnchecked(s.status.ordinal());
-    out.writeLongUnchecked(s.since);
-    out.writeLongUnchecked(s.successes);
-    out.writeLongUnchecked(s.failures);
-    out.writeLongUnchecked(s.lastEventTime);
-    out.writeLongUnchecked(s.expiresAt);
-    out.writeLongUnchecked(s.version);
+    out.writeLong(s.status.ordinal());
+    out.writeLong(s.since);
+    out.writeLong(s.successes);
+    out.writeLong(s.failures);
+    out.writeLong(s.lastEventTime);
+    out.writeLong(s.expiresAt);
+    out.writeLong(s.version);
     return Arrays.copyOf(out.buf, out.pos);
   }
 
-  /** A detached group: the value does not know its store key, so each member's key is its id. */
+  /** A detached group: the value does not know its store key, so neither do its members. */
   private EndpointTable.Group decode(String topic, byte[] bytes) {
     EndpointTable.Group group = new EndpointTable.Group(null);
     for (EndpointStateEntry e : reader.deserialize(topic, bytes).getEndpoints()) {
-      EndpointState s = new EndpointState(e.getId(), e.getId());
+      EndpointState s = new EndpointState(e.getId());
       s.status = e.getStatus() == null ? HealthStatus.UNKNOWN : e.getStatus();
       s.since = e.getSince().toEpochMilli();
       s.successes = e.getConsecutiveSuccesses();
@@ -104,9 +103,9 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
     return group;
   }
 
-  /** Avro binary encoding: zig-zag varints and length-prefixed UTF-8. */
+  /** Avro's zig-zag varints into a buffer its caller sized for the longest encoding: no bounds checks of its own. */
   private static final class Writer {
-    byte[] buf;
+    final byte[] buf;
     int pos;
 
     Writer(int capacity) {
@@ -114,23 +113,12 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
     }
 
     void writeLong(long v) {
-      ensure(10);
-      writeLongUnchecked(v);
-    }
-
-    void writeLongUnchecked(long v) {
       long n = (v << 1) ^ (v >> 63);
       while ((n & ~0x7FL) != 0) {
         buf[pos++] = (byte) ((n & 0x7F) | 0x80);
         n >>>= 7;
       }
       buf[pos++] = (byte) n;
-    }
-
-    private void ensure(int n) {
-      if (pos + n > buf.length) {
-        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n));
-      }
     }
   }
 }

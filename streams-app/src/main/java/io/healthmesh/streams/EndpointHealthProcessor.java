@@ -24,18 +24,15 @@ import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.DeadLetters.Origin;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -154,7 +151,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     if (state.status != before && owner.config() != null) {
       forwardCounts(owner.config(), probe.getEventTime(), origin);
     }
-    advanceClock(probe.getEventTime().toEpochMilli());
+    advanceClock(eventTime);
   }
 
   /**

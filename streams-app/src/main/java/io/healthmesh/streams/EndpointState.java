@@ -13,8 +13,8 @@ final class EndpointState {
   final String id;
   /** {@code id} in UTF-8, as its group's stored value holds it. */
   final byte[] idUtf8;
-  /** {@code service/endpoint}, or {@code /address} for an external endpoint. */
-  final String key;
+  /** {@code service/endpoint}, or {@code /address} for an external endpoint; set when it joins the table. */
+  String key;
   HealthStatus status = HealthStatus.UNKNOWN;
   long since;
   int successes;
@@ -30,21 +30,8 @@ final class EndpointState {
   /** Its Avro encoding within its group's stored value; null after a change. */
   byte[] encoded;
 
-  EndpointState(String id, String key) {
+  EndpointState(String id) {
     this.id = id;
-    this.key = key;
     this.idUtf8 = id.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-  }
-
-  /** {@code from}, under its key in the table. */
-  EndpointState(EndpointState from, String key) {
-    this(from.id, key);
-    status = from.status;
-    since = from.since;
-    successes = from.successes;
-    failures = from.failures;
-    lastEventTime = from.lastEventTime;
-    expiresAt = from.expiresAt;
-    version = from.version;
   }
 }

@@ -36,13 +36,9 @@ final class EndpointTable {
       this.key = key;
     }
 
-    boolean isExternal() {
-      return key.startsWith("/");
-    }
-
-    /** Key of a member in the table: {@code service/endpoint}, or {@code /address}. */
-    String memberKey(String id) {
-      return isExternal() ? "/" + id : key.substring(0, key.lastIndexOf('#')) + "/" + id;
+    /** The service whose endpoints it holds; "" for an external endpoint. */
+    String service() {
+      return key.startsWith("/") ? "" : key.substring(0, key.lastIndexOf('#'));
     }
   }
 
@@ -66,9 +62,8 @@ final class EndpointTable {
         KeyValue<String, Group> kv = it.next();
         Group group = new Group(kv.key);
         groups.put(kv.key, group);
-        for (EndpointState stored : kv.value.members) {
-          EndpointState s = new EndpointState(stored, group.memberKey(stored.id));
-          join(group, s);
+        for (EndpointState s : kv.value.members) {
+          join(group.service(), group, s);
           schedule(s);
         }
       }
@@ -83,10 +78,9 @@ final class EndpointTable {
 
   /** A new state for an endpoint's first result; {@code ordinal} is its position in its service (unused for external ones). */
   EndpointState create(String service, String id, int ordinal) {
-    String key = EndpointHealthProcessor.endpointKey(service, id);
-    String groupKey = service.isEmpty() ? key : groupKey(service, ordinal);
-    EndpointState s = new EndpointState(id, key);
-    join(groups.computeIfAbsent(groupKey, Group::new), s);
+    String groupKey = service.isEmpty() ? "/" + id : groupKey(service, ordinal);
+    EndpointState s = new EndpointState(id);
+    join(service, groups.computeIfAbsent(groupKey, Group::new), s);
     return s;
   }
 
@@ -134,19 +128,19 @@ final class EndpointTable {
   /** After a service's endpoints moved in its configuration: regroups them by their new positions. */
   void regroup(String service, ToIntFunction<String> ordinal) {
     List<Group> old = new ArrayList<>(groups.subMap(service + "#", service + "#" + Character.MAX_VALUE).values());
-    List<Group> touched = new ArrayList<>(old);
     for (Group group : old) {
       for (EndpointState s : List.copyOf(group.members)) {
         String target = groupKey(service, ordinal.applyAsInt(s.id));
         if (!target.equals(group.key)) {
           group.members.remove(s);
           Group next = groups.computeIfAbsent(target, Group::new);
-          join(next, s);
-          touched.add(next);
+          next.members.add(s);
+          s.group = next;
+          write(group);
+          write(next);
         }
       }
     }
-    touched.stream().distinct().forEach(this::write);
   }
 
   /** States whose expiry is at or before {@code now}, by expiry then key, so a replay emits them in the same order. */
@@ -172,10 +166,11 @@ final class EndpointTable {
     return due;
   }
 
-  private void join(Group group, EndpointState s) {
+  private void join(String service, Group group, EndpointState s) {
+    s.key = EndpointHealthProcessor.endpointKey(service, s.id);
     group.members.add(s);
     s.group = group;
-    states.computeIfAbsent(s.key.substring(0, s.key.length() - s.id.length() - 1), k -> new HashMap<>()).put(s.id, s);
+    states.computeIfAbsent(service, k -> new HashMap<>()).put(s.id, s);
   }
 
   private void schedule(EndpointState s) {

@@ -136,11 +136,8 @@ public final class HealthTopology {
   }
 
   private static void addStores(StreamsBuilder builder, TopologySerdes serdes, boolean inMemory) {
-    // Endpoints are read from the heap (EndpointTable), which writes each changed group once per
-    // commit itself: no store cache. The changelog makes them survive a crash.
-    StoreBuilder<KeyValueStore<String, EndpointTable.Group>> endpoints = Stores.keyValueStoreBuilder(
-        Stores.inMemoryKeyValueStore(ENDPOINTS), Serdes.String(), serdes.endpointGroups());
-    builder.addStateStore(inMemory ? endpoints.withLoggingDisabled() : endpoints);
+    // EndpointTable writes each changed group once per commit itself: no store cache.
+    builder.addStateStore(store(ENDPOINTS, inMemory, serdes.endpointGroups()).withCachingDisabled());
     builder.addStateStore(CommitHook.builder(EndpointHealthProcessor.COMMIT_HOOK));
     builder.addStateStore(store(EndpointHealthProcessor.SERVICES, inMemory, serdes.serviceSnapshots()));
     builder.addStateStore(store(EndpointHealthProcessor.PROBE_CLOCK, inMemory, Serdes.Long()));

@@ -25,6 +25,8 @@ final class ProbeDecoder {
   private final SchemaRegistryClient registry;
   private final AvroDeserializer<ProbeResult> general;
   private final Map<Integer, Boolean> ownSchema = new ConcurrentHashMap<>();
+  /** An id known to be this build's schema; -1 before the first. Ids are never negative. */
+  private volatile int lastOwnId = -1;
 
   ProbeDecoder(SchemaRegistryClient registry) {
     this.registry = registry;
@@ -33,7 +35,7 @@ final class ProbeDecoder {
 
   ProbeResult deserialize(String topic, byte[] data) {
     if (data != null && data.length > WireFormat.HEADER_SIZE && data[0] == WireFormat.MAGIC_BYTE
-        && ownSchema.computeIfAbsent(WireFormat.schemaId(topic, data), this::isOwn)) {
+        && isOwn(WireFormat.schemaId(topic, data))) {
       ProbeResult fast = new Reader(data).read();
       if (fast != null) {
         return fast;
@@ -43,6 +45,17 @@ final class ProbeDecoder {
   }
 
   private boolean isOwn(int id) {
+    if (id == lastOwnId) {
+      return true; // nearly every probe: skip the map
+    }
+    boolean own = ownSchema.computeIfAbsent(id, this::fingerprintMatches);
+    if (own) {
+      lastOwnId = id;
+    }
+    return own;
+  }
+
+  private boolean fingerprintMatches(int id) {
     try {
       // The binary layout is all that matters: compare parsing canonical forms.
       return SchemaNormalization.parsingFingerprint64(registry.byId(id)) == OWN_FINGERPRINT;

@@ -28,7 +28,7 @@ class EndpointStoreCodecTest {
     EndpointTable.Group group = new EndpointTable.Group("svc#0");
     Random random = new Random(7);
     for (int i = 0; i < 40; i++) {
-      EndpointState s = new EndpointState(i == 3 ? "vm-é-ü-" + i : "vm-" + i, "svc/vm-" + i);
+      EndpointState s = new EndpointState(i == 3 ? "vm-é-ü-" + i : "vm-" + i);
       s.status = HealthStatus.values()[random.nextInt(3)];
       s.since = random.nextLong();
       s.successes = random.nextInt(Integer.MAX_VALUE);
@@ -58,7 +58,7 @@ class EndpointStoreCodecTest {
   @Test
   void changedMember_isEncodedAgain_whenItsCachedEncodingIsDropped() {
     EndpointTable.Group group = new EndpointTable.Group("svc#0");
-    EndpointState s = new EndpointState("vm-1", "svc/vm-1");
+    EndpointState s = new EndpointState("vm-1");
     group.members.add(s);
     EndpointGroupSerde serde = new EndpointGroupSerde(registry);
     byte[] before = serde.serializer().serialize(CHANGELOG, group);
