@@ -27,8 +27,8 @@ public final class EdgeApp implements AutoCloseable {
     this.decisions = new DecisionLog(settings, registry, meters);
     Responder responder = new Responder(snapshot::get, new RoutingEngine(Regions.builtIn()), settings.region(),
         settings.clientSubnetRegions(), settings.notReadyRcode(), ThreadLocalRandom::current, decisions);
-    this.server = EdgeServer.start(settings.host(), settings.port(), settings.udpThreads(), settings.tcpMaxConnections(),
-        settings.tcpIdleTimeout(), responder, meters);
+    this.server = EdgeServer.start(new EdgeServer.Listen(settings.host(), settings.port(), settings.udpThreads(),
+        settings.udpBatch(), settings.tcpMaxConnections(), settings.tcpIdleTimeout()), responder, meters);
     this.meters = meters;
     this.follower = new TopicFollower(settings.kafkaProperties(), registry, this::swap).start();
     meters.gauge("healthmesh.edge.ready", follower, f -> f.ready() ? 1 : 0);

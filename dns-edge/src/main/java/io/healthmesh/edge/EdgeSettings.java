@@ -14,7 +14,7 @@ import org.xbill.DNS.Rcode;
 
 /** The edge's configuration, validated once at start-up; keys in the README. */
 public record EdgeSettings(String name, String host, int port, String region, String bootstrapServers,
-    String schemaRegistryUrl, int udpThreads, int tcpMaxConnections, Duration tcpIdleTimeout, int notReadyRcode,
+    String schemaRegistryUrl, int udpThreads, boolean udpBatch, int tcpMaxConnections, Duration tcpIdleTimeout, int notReadyRcode,
     List<SubnetRegion> clientSubnetRegions, double decisionSampleRate, Map<String, String> kafkaOverrides,
     MetricsSettings metrics) {
 
@@ -25,6 +25,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
   public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
   public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
   public static final String UDP_THREADS = "dns.udp.threads";
+  public static final String UDP_BATCH = "dns.udp.batch";
   public static final String TCP_MAX_CONNECTIONS = "dns.tcp.max.connections";
   public static final String TCP_IDLE_TIMEOUT_MS = "dns.tcp.idle.timeout.ms";
   public static final String NOT_READY_RCODE = "dns.not.ready.rcode";
@@ -46,6 +47,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
     String bootstrap = read.required(BOOTSTRAP_SERVERS, "host:port of a Kafka broker");
     String registry = read.required(SCHEMA_REGISTRY_URL, "base URL of the schema registry");
     int udpThreads = read.integer(UDP_THREADS, 2, 1, 64);
+    boolean udpBatch = read.bool(UDP_BATCH, true);
     int tcpMax = read.integer(TCP_MAX_CONNECTIONS, 256, 1, 65536);
     int idleMs = read.integer(TCP_IDLE_TIMEOUT_MS, 10_000, 100, 600_000);
     String notReady = read.string(NOT_READY_RCODE, "SERVFAIL");
@@ -82,7 +84,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
         .forEach(k -> kafka.put(k.substring(KAFKA_PREFIX.length()), p.getProperty(k)));
     MetricsSettings metrics = MetricsSettings.from(read, 9402);
     read.check("dns-edge");
-    return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, tcpMax, Duration.ofMillis(idleMs),
+    return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, udpBatch, tcpMax, Duration.ofMillis(idleMs),
         notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL, subnets, sampleRate, kafka, metrics);
   }
 

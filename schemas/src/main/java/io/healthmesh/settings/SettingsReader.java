@@ -65,6 +65,16 @@ public final class SettingsReader {
     }
   }
 
+  /** true or false, in any case; anything else is a problem. */
+  public boolean bool(String key, boolean defaultValue) {
+    String text = string(key, String.valueOf(defaultValue));
+    if (!text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {
+      problems.add(key + ": '" + text + "' is not true or false");
+      return defaultValue;
+    }
+    return Boolean.parseBoolean(text);
+  }
+
   /** Records a problem found by the caller's own check. */
   public void problem(String problem) {
     problems.add(problem);

@@ -56,7 +56,7 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     p.stringPropertyNames().stream().filter(k -> k.startsWith(STREAMS_PREFIX))
         .forEach(k -> overrides.put(k.substring(STREAMS_PREFIX.length()), p.getProperty(k)));
     MetricsSettings metrics = MetricsSettings.from(read, 9401);
-    boolean inMemory = Boolean.parseBoolean(read.string(IN_MEMORY_STORES, "false"));
+    boolean inMemory = read.bool(IN_MEMORY_STORES, false);
     read.check("streams-app");
     return new StreamsSettings(appId, bootstrap, registry, guarantee, standby, threads, Duration.ofMillis(commitMs),
         stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), overrides, metrics, inMemory);

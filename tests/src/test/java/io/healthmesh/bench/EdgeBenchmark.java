@@ -35,7 +35,7 @@ import org.xbill.DNS.Rcode;
  */
 public final class EdgeBenchmark {
   private static final int SECONDS = Integer.getInteger("bench.dns.seconds", 6);
-  private static final int ROUNDS = Integer.getInteger("bench.dns.rounds", 3);
+  private static final int ROUNDS = Integer.getInteger("bench.dns.rounds", 5);
   private static final String ZONE = """
       $TTL 300
       @ SOA ns1 hostmaster 1 3600 600 86400 300
@@ -56,11 +56,17 @@ public final class EdgeBenchmark {
         + " utime+stime%n", SECONDS, ROUNDS);
     Process nsd = startNsd(dir);
     Process gdnsd = startGdnsd(dir);
-    try (EdgeServer edge = startEdge()) {
+    try (EdgeServer edge = startEdge(true); EdgeServer nio = startEdge(false)) {
+      if (!edge.udpBatched()) {
+        System.out.println("the edge's native UDP library is not built (no gcc?): both edges answer through NIO");
+      }
       // The JIT compiles the edge's path during a first, unmeasured run of each query.
-      for (Path queries : List.of(staticQueries, wrrQueries)) {
-        new ProcessBuilder("dnsperf", "-s", "127.0.0.1", "-p", String.valueOf(edge.port()), "-d", queries.toString(),
-            "-l", "3", "-c", "4").redirectErrorStream(true).redirectOutput(dir.resolve("warmup.log").toFile()).start().waitFor();
+      for (EdgeServer server : List.of(edge, nio)) {
+        for (Path queries : List.of(staticQueries, wrrQueries)) {
+          new ProcessBuilder("dnsperf", "-s", "127.0.0.1", "-p", String.valueOf(server.port()), "-d", queries.toString(),
+              "-l", "3", "-c", "4").redirectErrorStream(true).redirectOutput(dir.resolve("warmup.log").toFile()).start()
+              .waitFor();
+        }
       }
       // Rounds alternate the servers and the medians are compared: on a shared two-core machine
       // one run of each, one after the other, mostly measures what else ran at the time.
@@ -68,15 +74,21 @@ public final class EdgeBenchmark {
       List<Run> edgeStatic = new ArrayList<>();
       List<Run> gdnsdWrr = new ArrayList<>();
       List<Run> edgeWrr = new ArrayList<>();
+      List<Run> nioWrr = new ArrayList<>();
       for (int round = 1; round <= ROUNDS; round++) {
         System.out.printf("round %d of %d%n", round, ROUNDS);
         nsdStatic.add(perf("NSD static A", freePortOf(dir, "nsd"), staticQueries, nsd.pid()));
         edgeStatic.add(perf("healthmesh edge static A", edge.port(), staticQueries, ProcessHandle.current().pid()));
         gdnsdWrr.add(perf("gdnsd weighted A", freePortOf(dir, "gdnsd"), wrrQueries, gdnsd.pid()));
         edgeWrr.add(perf("healthmesh edge WRR A (health-checked)", edge.port(), wrrQueries, ProcessHandle.current().pid()));
+        nioWrr.add(perf("  the same, UDP through NIO (dns.udp.batch=false)", nio.port(), wrrQueries,
+            ProcessHandle.current().pid()));
       }
-      System.out.printf("medians: NSD %,.0f, edge static %,.0f, gdnsd weighted %,.0f, edge WRR %,.0f queries/s%n",
-          median(nsdStatic), median(edgeStatic), median(gdnsdWrr), median(edgeWrr));
+      System.out.printf("medians: NSD %,.0f, edge static %,.0f, gdnsd weighted %,.0f, edge WRR %,.0f (NIO %,.0f) queries/s%n",
+          median(nsdStatic), median(edgeStatic), median(gdnsdWrr), median(edgeWrr), median(nioWrr));
+      System.out.printf("median server CPU per query: NSD %.1f, edge static %.1f, gdnsd weighted %.1f, edge WRR %.1f"
+          + " (NIO %.1f) µs%n", medianCpu(nsdStatic), medianCpu(edgeStatic), medianCpu(gdnsdWrr), medianCpu(edgeWrr),
+          medianCpu(nioWrr));
       System.out.printf("ratio edge/NSD static: %.2f (target >= 0.9); ratio edge/gdnsd weighted: %.2f (target >= 1.0)%n",
           median(edgeStatic) / median(nsdStatic), median(edgeWrr) / median(gdnsdWrr));
     } finally {
@@ -87,7 +99,7 @@ public final class EdgeBenchmark {
     }
   }
 
-  private static EdgeServer startEdge() throws IOException {
+  private static EdgeServer startEdge(boolean batch) throws IOException {
     EdgeState state = new EdgeState();
     state.zone("bench", ManagedZone.newBuilder().setName("bench").setDnsName("bench.example.")
         .setVisibility(ZoneVisibility.PUBLIC).build());
@@ -105,7 +117,8 @@ public final class EdgeBenchmark {
     var snapshot = state.snapshot(true);
     Responder responder = new Responder(() -> snapshot, new RoutingEngine(Regions.builtIn()), "us-east1", List.of(),
         Rcode.SERVFAIL, ThreadLocalRandom::current, Responder.DecisionListener.NONE);
-    return EdgeServer.start("127.0.0.1", 0, Integer.getInteger("bench.edge.udpThreads", 2), 64, Duration.ofSeconds(10), responder,
+    return EdgeServer.start(new EdgeServer.Listen("127.0.0.1", 0, Integer.getInteger("bench.edge.udpThreads", 2), batch, 64,
+        Duration.ofSeconds(10)), responder,
         io.healthmesh.observability.MetricsServer.newRegistry("edge", "edge", "bench", "region", "us-east1"));
   }
 
@@ -173,23 +186,37 @@ public final class EdgeBenchmark {
 
   private static Run perf(String name, int port, Path queries, long serverPid) throws Exception {
     long cpu0 = cpuTicks(serverPid);
-    Process p = new ProcessBuilder("dnsperf", "-s", "127.0.0.1", "-p", String.valueOf(port), "-d", queries.toString(),
-        "-l", String.valueOf(SECONDS), "-c", "4").redirectErrorStream(true).start();
+    long[] machine0 = machineTicks();
+    // bash reports dnsperf's own CPU, so the client's share of the two cores shows too.
+    Process p = new ProcessBuilder("bash", "-c", "TIMEFORMAT='client-cpu %U %S'; time dnsperf -s 127.0.0.1 -p " + port
+        + " -d " + queries + " -l " + SECONDS + " -c 4").redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     p.waitFor();
     long cpu1 = cpuTicks(serverPid);
+    long[] machine1 = machineTicks();
+    Matcher client = Pattern.compile("client-cpu ([0-9.]+) ([0-9.]+)").matcher(out);
+    double clientSeconds = client.find() ? Double.parseDouble(client.group(1)) + Double.parseDouble(client.group(2)) : 0;
+    double idle = (double) (machine1[1] - machine0[1]) / Math.max(1, machine1[0] - machine0[0]);
     double qps = number(out, "Queries per second:\\s+([0-9.]+)");
     long completed = (long) number(out, "Queries completed:\\s+([0-9]+)");
     long lost = (long) number(out, "Queries lost:\\s+([0-9]+)");
     double cpuMicros = completed == 0 ? 0 : (cpu1 - cpu0) * 10_000.0 / completed; // 100 ticks per second
-    System.out.printf("%-42s %,10.0f queries/s  %5.1f µs server CPU per query  (%,d completed, %,d lost)%n", name, qps,
-        cpuMicros, completed, lost);
+    System.out.printf("%-42s %,10.0f queries/s  %5.1f µs server, %5.1f µs client CPU per query, %4.1f%% idle"
+        + "  (%,d completed, %,d lost)%n", name, qps, cpuMicros, clientSeconds * 1e6 / Math.max(1, completed), idle * 100,
+        completed, lost);
     return new Run(qps, completed, cpuMicros);
   }
 
   private static double median(List<Run> runs) {
-    double[] qps = runs.stream().mapToDouble(Run::qps).sorted().toArray();
-    return qps.length % 2 == 1 ? qps[qps.length / 2] : (qps[qps.length / 2 - 1] + qps[qps.length / 2]) / 2;
+    return median(runs.stream().mapToDouble(Run::qps).sorted().toArray());
+  }
+
+  private static double medianCpu(List<Run> runs) {
+    return median(runs.stream().mapToDouble(Run::cpuMicrosPerQuery).sorted().toArray());
+  }
+
+  private static double median(double[] sorted) {
+    return sorted.length % 2 == 1 ? sorted[sorted.length / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
   }
 
   private static double number(String text, String regex) {
@@ -216,6 +243,20 @@ public final class EdgeBenchmark {
       return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     } catch (IOException e) {
       return 0;
+    }
+  }
+
+  /** Total and idle (incl. iowait) ticks of the whole machine, from /proc/stat. */
+  private static long[] machineTicks() {
+    try {
+      String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      long total = 0;
+      for (int i = 1; i < f.length; i++) {
+        total += Long.parseLong(f[i]);
+      }
+      return new long[] {total, Long.parseLong(f[4]) + Long.parseLong(f[5])};
+    } catch (IOException e) {
+      return new long[2];
     }
   }
 

@@ -9,22 +9,32 @@ public final class EdgeServer implements AutoCloseable {
   private final UdpServer udp;
   private final TcpServer tcp;
 
+  /**
+   * Where and how the edge listens.
+   *
+   * @param port 0 picks a free port, the same for UDP and TCP
+   * @param udpBatch move UDP datagrams in batches where the native library is built
+   */
+  public record Listen(String host, int port, int udpThreads, boolean udpBatch, int tcpMaxConnections,
+      Duration tcpIdleTimeout) {}
+
   private EdgeServer(UdpServer udp, TcpServer tcp) {
     this.udp = udp;
     this.tcp = tcp;
   }
 
-  /** Port 0 picks a free port, the same for UDP and TCP. */
-  public static EdgeServer start(String host, int port, int udpThreads, int maxTcpConnections, Duration tcpIdleTimeout,
-      Responder responder, MeterRegistry meters) throws IOException {
+  public static EdgeServer start(Listen listen, Responder responder, MeterRegistry meters) throws IOException {
     ServerMetrics metrics = new ServerMetrics(meters);
     for (int attempt = 0; ; attempt++) {
-      UdpServer udp = new UdpServer(host, port, udpThreads, responder, metrics);
+      UdpServer udp = new UdpServer(listen.host(), listen.port(), listen.udpThreads(), listen.udpBatch(), responder, metrics);
       try {
-        return new EdgeServer(udp, new TcpServer(host, udp.port(), maxTcpConnections, tcpIdleTimeout, responder, metrics));
+        EdgeServer server = new EdgeServer(udp, new TcpServer(listen.host(), udp.port(), listen.tcpMaxConnections(),
+            listen.tcpIdleTimeout(), responder, metrics));
+        meters.gauge("healthmesh.dns.udp.batched", server, s -> s.udpBatched() ? 1 : 0);
+        return server;
       } catch (IOException e) {
         udp.close();
-        if (port != 0 || attempt == 5) {
+        if (listen.port() != 0 || attempt == 5) {
           throw e; // a fixed port is taken, or free ports keep clashing
         }
       }
@@ -33,6 +43,11 @@ public final class EdgeServer implements AutoCloseable {
 
   public int port() {
     return tcp.port();
+  }
+
+  /** Whether UDP moves in batches (recvmmsg and sendmmsg) rather than one datagram per call. */
+  public boolean udpBatched() {
+    return udp.batched();
   }
 
   @Override

@@ -1,50 +1,44 @@
 package io.healthmesh.edge.server;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
-import java.net.StandardSocketOptions;
-import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
-import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * UDP listener: one channel per thread on the same port (SO_REUSEPORT), so receiving takes no
- * lock; each thread receives, asks the responder and sends. Nothing it meets stops the loop.
+ * UDP listener: one socket per thread on the same port (SO_REUSEPORT), so receiving takes no
+ * lock. Batched through {@link NativeUdp} where that library is built, else one datagram per call.
  */
 final class UdpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(UdpServer.class);
-  private final List<DatagramChannel> channels = new ArrayList<>();
+  private final List<UdpLoop> loops = new ArrayList<>();
   private final List<Thread> threads = new ArrayList<>();
-  private final Responder responder;
-  private final ServerMetrics metrics;
-  private final ServerMetrics.Transport queries;
-  private volatile boolean running = true;
+  private final boolean batched;
 
-  UdpServer(String host, int port, int threadCount, Responder responder, ServerMetrics metrics) throws IOException {
-    this.responder = responder;
-    this.metrics = metrics;
-    this.queries = metrics.transport("udp");
-    int bound = port;
-    for (int i = 0; i < threadCount; i++) {
-      DatagramChannel channel = DatagramChannel.open();
-      channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-      if (channel.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
-        channel.setOption(StandardSocketOptions.SO_REUSEPORT, true);
-      } else if (i > 0) {
-        channel.close();
-        break; // one channel then; its thread is the only receiver
-      }
-      channel.bind(new InetSocketAddress(host, bound));
-      bound = ((InetSocketAddress) channel.getLocalAddress()).getPort();
-      channels.add(channel);
+  UdpServer(String host, int port, int threadCount, boolean batch, Responder responder, ServerMetrics metrics)
+      throws IOException {
+    ServerMetrics.Transport queries = metrics.transport("udp");
+    String unavailable = batch ? NativeUdp.unavailable() : "dns.udp.batch is false";
+    this.batched = unavailable == null;
+    if (batch && !batched) {
+      LOG.warn("UDP answered one datagram per system call: {}", unavailable);
     }
-    for (DatagramChannel channel : channels) {
-      Thread t = new Thread(() -> serve(channel), "dns-udp-" + threads.size());
+    InetAddress address = InetAddress.getByName(host);
+    int count = batched || NioUdpLoop.canSharePort() ? threadCount : 1;
+    try {
+      for (int i = 0, bound = port; i < count; i++, bound = loops.get(0).port()) {
+        loops.add(batched ? new BatchUdpLoop(address, bound, responder, metrics, queries)
+            : new NioUdpLoop(new InetSocketAddress(address, bound), count > 1, responder, metrics, queries));
+      }
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    }
+    for (UdpLoop loop : loops) {
+      Thread t = new Thread(loop, "dns-udp-" + threads.size());
       t.setDaemon(true);
       threads.add(t);
       t.start();
@@ -52,45 +46,31 @@ final class UdpServer implements AutoCloseable {
   }
 
   int port() throws IOException {
-    return ((InetSocketAddress) channels.get(0).getLocalAddress()).getPort();
+    return loops.get(0).port();
   }
 
-  private void serve(DatagramChannel channel) {
-    // Direct buffers: the kernel copies straight into them, with no extra heap-to-native copy.
-    ByteBuffer in = ByteBuffer.allocateDirect(65535);
-    ByteBuffer out = ByteBuffer.allocateDirect(65535);
-    while (running) {
-      try {
-        in.clear();
-        SocketAddress client = channel.receive(in);
-        long started = System.nanoTime();
-        in.flip();
-        byte[] packet = new byte[in.remaining()];
-        in.get(packet);
-        byte[] reply = responder.reply(packet, ((InetSocketAddress) client).getAddress(), false);
-        queries.query(packet, reply, started);
-        if (reply != null) {
-          out.clear();
-          out.put(reply).flip();
-          channel.send(out, client);
-        }
-      } catch (ClosedChannelException e) {
-        return;
-      } catch (IOException | RuntimeException e) {
-        metrics.failure("udp");
-        LOG.debug("udp packet failed", e);
-      }
-    }
+  /** Whether datagrams move in batches (recvmmsg and sendmmsg). */
+  boolean batched() {
+    return batched;
   }
 
   @Override
   public void close() {
-    running = false;
-    for (DatagramChannel c : channels) {
+    loops.forEach(UdpLoop::stop);
+    for (int i = 0; i < loops.size(); i++) {
+      Thread t = i < threads.size() ? threads.get(i) : null;
       try {
-        c.close();
-      } catch (IOException e) {
-        LOG.debug("closing", e);
+        if (t != null) {
+          t.join(2_000);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      if (t != null && t.isAlive()) {
+        // Closing a socket a thread still reads could hand its number to the next socket opened.
+        LOG.warn("{} did not stop; its socket is left open", t.getName());
+      } else {
+        loops.get(i).release();
       }
     }
   }

@@ -1,168 +1,46 @@
 package io.healthmesh.edge.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
-import io.healthmesh.edge.state.Snapshot;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.xbill.DNS.DClass;
-import org.xbill.DNS.Flags;
-import org.xbill.DNS.Message;
-import org.xbill.DNS.Name;
-import org.xbill.DNS.Rcode;
-import org.xbill.DNS.Record;
 import org.xbill.DNS.Section;
-import org.xbill.DNS.SimpleResolver;
 import org.xbill.DNS.Type;
 
-/** The edge over real sockets on loopback, asked by dnsjava's resolver and by dig. */
-class EdgeServerIT {
-  private static final SimpleMeterRegistry METERS = new SimpleMeterRegistry();
-  private static EdgeServer server;
+/** The edge as it runs by default: UDP batched through the native library where it is built. */
+class EdgeServerIT extends EdgeServerContract {
 
-  @BeforeAll
-  static void start() throws Exception {
-    AtomicReference<Snapshot> snapshot = new AtomicReference<>(Fixtures.state().snapshot(true));
-    server = EdgeServer.start("127.0.0.1", 0, 2, 64, Duration.ofSeconds(5), Fixtures.responder(snapshot), METERS);
-  }
-
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
-
-  private static SimpleResolver resolver(boolean tcp) throws Exception {
-    SimpleResolver r = new SimpleResolver(new InetSocketAddress("127.0.0.1", server.port()));
-    r.setTCP(tcp);
-    r.setTimeout(Duration.ofSeconds(3));
-    r.setIgnoreTruncation(true);
-    return r;
-  }
-
-  private static Message ask(boolean tcp, String name, int type) throws Exception {
-    return resolver(tcp).send(Message.newQuery(Record.newRecord(Name.fromConstantString(name), type, DClass.IN)));
+  @Override
+  boolean udpBatch() {
+    return true;
   }
 
   @Test
-  void answersEveryTypeOverUdpAndTcp_withDnsjavasResolver() throws Exception {
-    for (boolean tcp : List.of(false, true)) {
-      assertThat(ask(tcp, "static.example.internal.", Type.A).getSection(Section.ANSWER)).hasSize(1);
-      assertThat(ask(tcp, "static.example.internal.", Type.AAAA).getSection(Section.ANSWER)).hasSize(1);
-      assertThat(ask(tcp, "www.example.internal.", Type.A).getSection(Section.ANSWER)).hasSize(2);
-      assertThat(ask(tcp, "example.internal.", Type.MX).getSection(Section.ANSWER)).hasSize(1);
-      assertThat(ask(tcp, "_sip._tcp.example.internal.", Type.SRV).getSection(Section.ANSWER)).hasSize(1);
-      assertThat(ask(tcp, "txt.example.internal.", Type.TXT).getSection(Section.ANSWER)).hasSize(1);
-      Message nx = ask(tcp, "nope.example.internal.", Type.A);
-      assertThat(nx.getRcode()).isEqualTo(Rcode.NXDOMAIN);
-      assertThat(nx.getSection(Section.AUTHORITY).get(0).getType()).isEqualTo(Type.SOA);
-      assertThat(ask(tcp, "example.com.", Type.A).getRcode()).isEqualTo(Rcode.REFUSED);
-    }
+  void batchesUdp_whenTheNativeLibraryIsBuilt() {
+    assumeThat(NativeUdp.class.getResource("/native/linux-" + System.getProperty("os.arch") + "/libhealthmesh-udp.so"))
+        .as("built without gcc").isNotNull();
+    assertThat(NativeUdp.unavailable()).isNull();
+    assertThat(server.udpBatched()).isTrue();
+    assertThat(meters.get("healthmesh.dns.udp.batched").gauge().value()).isEqualTo(1);
   }
 
   @Test
-  void truncatesOverUdp_thenAnswersWholeOverTcp() throws Exception {
-    assertThat(ask(false, "big.example.internal.", Type.TXT).getHeader().getFlag(Flags.TC)).isTrue();
-    Message tcp = ask(true, "big.example.internal.", Type.TXT);
-    assertThat(tcp.getHeader().getFlag(Flags.TC)).isFalse();
-    assertThat(tcp.getSection(Section.ANSWER)).hasSize(40);
-  }
-
-  @Test
-  void answersSeveralQueriesOnOneTcpConnection_RFC7766() throws Exception {
-    try (Socket socket = new Socket("127.0.0.1", server.port())) {
-      DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-      DataInputStream in = new DataInputStream(socket.getInputStream());
-      List<Integer> ids = new ArrayList<>();
-      for (String name : List.of("static", "txt", "www")) {
-        Message q = Message.newQuery(Record.newRecord(Name.fromConstantString(name + ".example.internal."), Type.A, DClass.IN));
-        ids.add(q.getHeader().getID());
-        byte[] wire = q.toWire();
-        out.writeShort(wire.length);
-        out.write(wire);
-      }
-      out.flush();
-      for (int id : ids) {
-        byte[] reply = new byte[in.readUnsignedShort()];
-        in.readFully(reply);
-        assertThat(new Message(reply).getHeader().getID()).isEqualTo(id);
-      }
-    }
-  }
-
-  @Test
-  void answersDig_includingEcsGeolocationAndTcp() throws Exception {
-    assertThat(dig("static.example.internal", "A")).isEqualTo("10.0.0.5");
-    assertThat(dig("geo.example.internal", "A", "+subnet=10.200.3.0/24")).isEqualTo("10.3.0.1");
-    assertThat(dig("geo.example.internal", "A")).isEqualTo("10.1.0.1");
-    assertThat(dig("big.example.internal", "TXT", "+tcp").lines().count()).isEqualTo(40);
-    assertThat(dig("www.example.internal", "A")).isEqualTo("static.example.internal.\n10.0.0.5");
-  }
-
-  @Test
-  void survivesRandomAndMutatedPackets_andStillAnswers() throws Exception {
-    SplittableRandom random = new SplittableRandom(99);
-    byte[] valid = Message.newQuery(Record.newRecord(Name.fromConstantString("api.example.internal."), Type.A, DClass.IN)).toWire();
-    InetSocketAddress target = new InetSocketAddress("127.0.0.1", server.port());
+  void dropsAndCounts_whenAQueryIsLongerThanASlot() throws Exception {
+    assumeThat(server.udpBatched()).isTrue();
+    double before = dropped();
     try (DatagramSocket socket = new DatagramSocket()) {
-      for (int i = 0; i < 100_000; i++) {
-        byte[] packet = mutate(valid, random, i);
-        socket.send(new DatagramPacket(packet, packet.length, target));
-      }
+      byte[] huge = new byte[BatchUdpLoop.SLOT + 100];
+      socket.send(new DatagramPacket(huge, huge.length, new InetSocketAddress("127.0.0.1", server.port())));
     }
-    for (int i = 0; i < 300; i++) {
-      try (Socket socket = new Socket("127.0.0.1", server.port())) {
-        socket.setSoTimeout(2000);
-        DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-        byte[] packet = mutate(valid, random, i);
-        out.writeShort(random.nextInt(3) == 0 ? random.nextInt(65536) : packet.length); // sometimes a lying length
-        out.write(packet);
-        out.flush();
-      }
-    }
-    Message answer = ask(false, "api.example.internal.", Type.A);
-    assertThat(answer.getSection(Section.ANSWER).get(0).rdataToString()).isEqualTo("10.1.0.100");
-    assertThat(ask(true, "static.example.internal.", Type.A).getRcode()).isEqualTo(Rcode.NOERROR);
-    assertThat(METERS.find("healthmesh.dns.listener.failures").counters()).allSatisfy(c ->
-        assertThat(c.count()).as(c.getId().toString()).isZero());
+    assertThat(ask(false, "static.example.internal.", Type.A).getSection(Section.ANSWER)).hasSize(1);
+    assertThat(dropped()).isEqualTo(before + 1);
   }
 
-  private static byte[] mutate(byte[] valid, SplittableRandom random, int i) {
-    if (i % 2 == 0) {
-      byte[] packet = new byte[random.nextInt(1, 200)];
-      random.nextBytes(packet);
-      return packet;
-    }
-    byte[] packet = valid.clone();
-    for (int k = random.nextInt(1, 4); k > 0; k--) {
-      packet[random.nextInt(packet.length)] = (byte) random.nextInt(256);
-    }
-    return packet;
+  private double dropped() {
+    return meters.find("healthmesh.dns.queries").tag("transport", "udp").tag("rcode", "DROPPED").counters().stream()
+        .mapToDouble(c -> c.count()).sum();
   }
-
-  private static String dig(String name, String type, String... options) throws Exception {
-    List<String> command = new ArrayList<>(List.of("dig", "@127.0.0.1", "-p", String.valueOf(server.port()), name, type,
-        "+short", "+time=2", "+tries=1"));
-    command.addAll(List.of(options));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-    assertThat(p.exitValue()).as(out).isZero();
-    return out;
-  }
-
 }
