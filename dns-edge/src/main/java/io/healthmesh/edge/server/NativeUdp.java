@@ -38,9 +38,12 @@ final class NativeUdp {
         return "this build has no " + RESOURCE + " (it is compiled only where gcc is found)";
       }
       Path file = Files.createTempFile("healthmesh-udp", ".so");
-      file.toFile().deleteOnExit();
-      Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-      System.load(file.toString());
+      try {
+        Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+        System.load(file.toString());
+      } finally {
+        Files.delete(file); // a loaded library stays mapped; nothing is left behind even after SIGKILL
+      }
       return null;
     } catch (IOException | LinkageError e) {
       LOG.warn("batched UDP unavailable: {}", e.toString());
