@@ -55,9 +55,14 @@ final class BatchUdpLoop implements UdpLoop {
         }
         long started = System.nanoTime();
         for (int i = 0; i < n; i++) {
-          answer(i, started);
+          answer(i);
         }
         int refused = n > 0 ? NativeUdp.send(fd, out, meta, n, SLOT) : 0;
+        // Every answer of a batch leaves in the one send, so they share its latency.
+        long took = System.nanoTime() - started;
+        for (int i = 0; i < n; i++) {
+          queries.latency(took);
+        }
         for (int i = 0; i < refused; i++) {
           metrics.failure("udp");
         }
@@ -72,18 +77,18 @@ final class BatchUdpLoop implements UdpLoop {
   }
 
   /** Answers datagram i into the same slot of the output, or marks it not to be sent. */
-  private void answer(int i, long started) {
+  private void answer(int i) {
     int record = i * NativeUdp.META;
     int length = meta.getInt(record);
     meta.putInt(record, -1);
     if (length < 0) {
-      queries.query(NOTHING, null, started); // longer than a slot: dropped
+      queries.count(NOTHING, null); // longer than a slot: dropped
       return;
     }
     byte[] packet = new byte[length];
     in.get(i * SLOT, packet);
     byte[] reply = responder.reply(packet, client(record), false);
-    queries.query(packet, reply, started);
+    queries.count(packet, reply);
     if (reply != null && reply.length <= SLOT) {
       out.put(i * SLOT, reply);
       meta.putInt(record, reply.length);

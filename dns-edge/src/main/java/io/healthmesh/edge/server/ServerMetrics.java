@@ -27,7 +27,7 @@ final class ServerMetrics {
   /** The meters of one transport, resolved once so that a query costs no map lookup. */
   Transport transport(String name) {
     return new Transport(name, Timer.builder("healthmesh.dns.query.duration")
-        .description("Time from a query's arrival to its answer being ready").tag("transport", name)
+        .description("Time from a query's arrival to its answer being ready to send (batched UDP: sent)").tag("transport", name)
         .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(1_000))
         .maximumExpectedValue(Duration.ofMillis(100)).register(registry));
   }
@@ -45,7 +45,16 @@ final class ServerMetrics {
 
     /** @param started {@link System#nanoTime()} when the query arrived */
     void query(byte[] query, byte[] reply, long started) {
-      latency.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+      latency(System.nanoTime() - started);
+      count(query, reply);
+    }
+
+    void latency(long nanos) {
+      latency.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Counts a query by type and response code; its latency is recorded apart. */
+    void count(byte[] query, byte[] reply) {
       int rcode = reply == null ? DROPPED : reply.length < 4 ? MALFORMED : reply[3] & 0x0F;
       int type = typeIndex(query);
       Counter c = byType[type][rcode];

@@ -195,6 +195,24 @@ abstract class EdgeServerContract {
   }
 
   @Test
+  void recordsOneLatencyPerQuery_whenAnsweringOverUdp() throws Exception {
+    for (int i = 0; i < 20; i++) {
+      ask(false, "static.example.internal.", Type.A);
+    }
+    // Both meters are updated after the answer is sent: wait for the last one to land.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    double counted;
+    long timed;
+    do {
+      counted = meters.find("healthmesh.dns.queries").tag("transport", "udp").counters().stream()
+          .mapToDouble(c -> c.count()).sum();
+      timed = meters.get("healthmesh.dns.query.duration").tag("transport", "udp").timer().count();
+    } while (counted != timed && System.nanoTime() < deadline);
+    assertThat(counted).isGreaterThanOrEqualTo(20);
+    assertThat(timed).isEqualTo((long) counted);
+  }
+
+  @Test
   void answersOverIpv6_whenBoundToTheIpv6Loopback() throws Exception {
     try (EdgeServer v6 = start("::1")) {
       SimpleResolver r = new SimpleResolver(new InetSocketAddress("::1", v6.port()));
