@@ -20,11 +20,11 @@
 #define BATCH 64
 #define META 32
 
-static int fits(JNIEnv *env, jobject data, jobject meta, jint first, jint count, jint slot) {
-  if (first < 0 || count < 0 || count > BATCH || slot <= 0) return 0;
+static int fits(JNIEnv *env, jobject data, jobject meta, jint count, jint slot) {
+  if (count <= 0 || count > BATCH || slot <= 0) return 0;
   jlong dataCap = (*env)->GetDirectBufferCapacity(env, data);
   jlong metaCap = (*env)->GetDirectBufferCapacity(env, meta);
-  return (jlong)(first + count) * slot <= dataCap && (jlong)(first + count) * META <= metaCap;
+  return (jlong)count * slot <= dataCap && (jlong)count * META <= metaCap;
 }
 
 JNIEXPORT jint JNICALL Java_io_healthmesh_edge_server_NativeUdp_open(JNIEnv *env, jclass c, jbyteArray address,
@@ -65,15 +65,16 @@ JNIEXPORT jint JNICALL Java_io_healthmesh_edge_server_NativeUdp_localPort(JNIEnv
   struct sockaddr_storage ss;
   socklen_t length = sizeof ss;
   if (getsockname(fd, (struct sockaddr *)&ss, &length) < 0) return -errno;
-  return ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port : ((struct sockaddr_in6 *)&ss)->sin6_port);
+  in_port_t port = ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port : ((struct sockaddr_in6 *)&ss)->sin6_port;
+  return ntohs(port);
 }
 
-/* Waits for one datagram when block is true (shutdown ends the wait), then takes whatever else is queued. */
+/* Waits for one datagram (shutdown ends the wait), then takes whatever else is already queued. */
 JNIEXPORT jint JNICALL Java_io_healthmesh_edge_server_NativeUdp_receive(JNIEnv *env, jclass c, jint fd, jobject data,
-    jobject meta, jint first, jint count, jint slot, jboolean block) {
-  if (!fits(env, data, meta, first, count, slot)) return -EINVAL;
-  char *d = (char *)(*env)->GetDirectBufferAddress(env, data) + (long)first * slot;
-  unsigned char *m = (unsigned char *)(*env)->GetDirectBufferAddress(env, meta) + (long)first * META;
+    jobject meta, jint count, jint slot) {
+  if (!fits(env, data, meta, count, slot)) return -EINVAL;
+  char *d = (char *)(*env)->GetDirectBufferAddress(env, data);
+  unsigned char *m = (unsigned char *)(*env)->GetDirectBufferAddress(env, meta);
   struct mmsghdr msgs[BATCH];
   struct iovec iov[BATCH];
   struct sockaddr_in6 from[BATCH];
@@ -88,9 +89,9 @@ JNIEXPORT jint JNICALL Java_io_healthmesh_edge_server_NativeUdp_receive(JNIEnv *
   }
   int n;
   do {
-    n = recvmmsg(fd, msgs, count, block ? MSG_WAITFORONE : MSG_DONTWAIT, NULL);
+    n = recvmmsg(fd, msgs, count, MSG_WAITFORONE, NULL);
   } while (n < 0 && errno == EINTR);
-  if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
+  if (n < 0) return -errno;
   for (int i = 0; i < n; i++) {
     unsigned char *r = m + (long)i * META;
     int32_t length = (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) ? -1 : (int32_t)msgs[i].msg_len;
@@ -113,7 +114,7 @@ JNIEXPORT jint JNICALL Java_io_healthmesh_edge_server_NativeUdp_receive(JNIEnv *
 /* Sends every record whose length is >= 0; returns how many the kernel refused. */
 JNIEXPORT jint JNICALL Java_io_healthmesh_edge_server_NativeUdp_send(JNIEnv *env, jclass c, jint fd, jobject data,
     jobject meta, jint count, jint slot) {
-  if (!fits(env, data, meta, 0, count, slot)) return -EINVAL;
+  if (!fits(env, data, meta, count, slot)) return -EINVAL;
   char *d = (char *)(*env)->GetDirectBufferAddress(env, data);
   unsigned char *m = (unsigned char *)(*env)->GetDirectBufferAddress(env, meta);
   struct mmsghdr msgs[BATCH];

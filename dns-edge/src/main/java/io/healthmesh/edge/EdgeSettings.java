@@ -14,9 +14,9 @@ import org.xbill.DNS.Rcode;
 
 /** The edge's configuration, validated once at start-up; keys in the README. */
 public record EdgeSettings(String name, String host, int port, String region, String bootstrapServers,
-    String schemaRegistryUrl, int udpThreads, boolean udpBatch, int tcpMaxConnections, Duration tcpIdleTimeout, int notReadyRcode,
-    List<SubnetRegion> clientSubnetRegions, double decisionSampleRate, Map<String, String> kafkaOverrides,
-    MetricsSettings metrics) {
+    String schemaRegistryUrl, int udpThreads, boolean udpBatch, int tcpMaxConnections, Duration tcpIdleTimeout,
+    int notReadyRcode, List<SubnetRegion> clientSubnetRegions, double decisionSampleRate,
+    Map<String, String> kafkaOverrides, MetricsSettings metrics) {
 
   public static final String NAME = "edge.name";
   public static final String HOST = "dns.host";
@@ -84,8 +84,9 @@ public record EdgeSettings(String name, String host, int port, String region, St
         .forEach(k -> kafka.put(k.substring(KAFKA_PREFIX.length()), p.getProperty(k)));
     MetricsSettings metrics = MetricsSettings.from(read, 9402);
     read.check("dns-edge");
-    return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, udpBatch, tcpMax, Duration.ofMillis(idleMs),
-        notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL, subnets, sampleRate, kafka, metrics);
+    return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, udpBatch, tcpMax,
+        Duration.ofMillis(idleMs), notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL, subnets, sampleRate, kafka,
+        metrics);
   }
 
   Map<String, Object> kafkaProperties() {

@@ -24,7 +24,8 @@ final class BatchUdpLoop implements UdpLoop {
   private final ServerMetrics.Transport queries;
   private final ByteBuffer in = ByteBuffer.allocateDirect(NativeUdp.BATCH * SLOT);
   private final ByteBuffer out = ByteBuffer.allocateDirect(NativeUdp.BATCH * SLOT);
-  private final ByteBuffer meta = ByteBuffer.allocateDirect(NativeUdp.BATCH * NativeUdp.META).order(ByteOrder.nativeOrder());
+  private final ByteBuffer meta =
+      ByteBuffer.allocateDirect(NativeUdp.BATCH * NativeUdp.META).order(ByteOrder.nativeOrder());
   /** The last client's family and address: consecutive queries mostly come from one client. */
   private final byte[] lastAddress = new byte[17];
   private InetAddress lastClient;
@@ -47,17 +48,20 @@ final class BatchUdpLoop implements UdpLoop {
   public void run() {
     while (running) {
       try {
-        int n = NativeUdp.receive(fd, in, meta, 0, NativeUdp.BATCH, SLOT, true);
-        if (n < 0 && running) {
-          metrics.failure("udp");
-          LOG.debug("udp receive failed: {}", NativeUdp.describe(-n));
-          Thread.sleep(10); // a persistent error must not spin
+        int n = NativeUdp.receive(fd, in, meta, NativeUdp.BATCH, SLOT);
+        if (n <= 0) {
+          if (n < 0 && running) {
+            metrics.failure("udp");
+            LOG.debug("udp receive failed: {}", NativeUdp.describe(-n));
+            Thread.sleep(10); // a persistent error must not spin
+          }
+          continue;
         }
         long started = System.nanoTime();
         for (int i = 0; i < n; i++) {
           answer(i);
         }
-        int refused = n > 0 ? NativeUdp.send(fd, out, meta, n, SLOT) : 0;
+        int refused = NativeUdp.send(fd, out, meta, n, SLOT);
         // Every answer of a batch leaves in the one send, so they share its latency.
         long took = System.nanoTime() - started;
         for (int i = 0; i < n; i++) {

@@ -26,7 +26,8 @@ public final class EdgeServer implements AutoCloseable {
   public static EdgeServer start(Listen listen, Responder responder, MeterRegistry meters) throws IOException {
     ServerMetrics metrics = new ServerMetrics(meters);
     for (int attempt = 0; ; attempt++) {
-      UdpServer udp = new UdpServer(listen.host(), listen.port(), listen.udpThreads(), listen.udpBatch(), responder, metrics);
+      UdpServer udp =
+          new UdpServer(listen.host(), listen.port(), listen.udpThreads(), listen.udpBatch(), responder, metrics);
       try {
         EdgeServer server = new EdgeServer(udp, new TcpServer(listen.host(), udp.port(), listen.tcpMaxConnections(),
             listen.tcpIdleTimeout(), responder, metrics));

@@ -7,8 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * recvmmsg and sendmmsg through JNI (src/main/c/healthmesh_udp.c), built by Maven when the build
@@ -16,7 +14,6 @@ import org.slf4j.LoggerFactory;
  * per system call. The buffer layout is described in the C file; {@link BatchUdpLoop} owns it.
  */
 final class NativeUdp {
-  private static final Logger LOG = LoggerFactory.getLogger(NativeUdp.class);
   static final int BATCH = 64;
   static final int META = 32;
   private static final String RESOURCE = "/native/linux-" + System.getProperty("os.arch") + "/libhealthmesh-udp.so";
@@ -46,8 +43,7 @@ final class NativeUdp {
       }
       return null;
     } catch (IOException | LinkageError e) {
-      LOG.warn("batched UDP unavailable: {}", e.toString());
-      return e.toString();
+      return e.toString(); // UdpServer logs it, when batching was asked for
     }
   }
 
@@ -67,8 +63,8 @@ final class NativeUdp {
 
   static native int localPort(int fd);
 
-  /** @return datagrams received into slots first.., 0 when none is queued or after shutdown, or -errno */
-  static native int receive(int fd, ByteBuffer data, ByteBuffer meta, int first, int count, int slot, boolean block);
+  /** @return datagrams received (at least one, unless shut down: then 0), or -errno */
+  static native int receive(int fd, ByteBuffer data, ByteBuffer meta, int count, int slot);
 
   /** @return datagrams the kernel refused, or -errno when the buffers do not fit */
   static native int send(int fd, ByteBuffer data, ByteBuffer meta, int count, int slot);

@@ -27,7 +27,8 @@ final class ServerMetrics {
   /** The meters of one transport, resolved once so that a query costs no map lookup. */
   Transport transport(String name) {
     return new Transport(name, Timer.builder("healthmesh.dns.query.duration")
-        .description("Time from a query's arrival to its answer being ready to send (batched UDP: sent)").tag("transport", name)
+        .description("Time from a query's arrival to its answer being ready to send (batched UDP: sent)")
+        .tag("transport", name)
         .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(1_000))
         .maximumExpectedValue(Duration.ofMillis(100)).register(registry));
   }
