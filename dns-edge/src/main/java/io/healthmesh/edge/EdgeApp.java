@@ -10,7 +10,6 @@ import io.healthmesh.schemas.SchemaRegistryClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -30,14 +29,16 @@ public final class EdgeApp implements AutoCloseable {
     this.server = EdgeServer.start(new EdgeServer.Listen(settings.host(), settings.port(), settings.udpThreads(),
         settings.udpBatch(), settings.tcpMaxConnections(), settings.tcpIdleTimeout()), responder, meters);
     this.meters = meters;
-    this.follower = new TopicFollower(settings.kafkaProperties(), registry, this::swap).start();
+    this.follower = new TopicFollower(settings.kafkaProperties(), registry, settings.snapshotMaxDelay(), meters,
+        this::swap).start();
     meters.gauge("healthmesh.edge.ready", follower, f -> f.ready() ? 1 : 0);
     meters.gauge("healthmesh.edge.snapshot.staleness.seconds", follower, f -> f.stalenessMillis() / 1000.0);
     meters.gauge("healthmesh.edge.snapshot.age.seconds", snapshot,
         s -> s.get().builtAtMillis() == 0 ? 0 : (System.currentTimeMillis() - s.get().builtAtMillis()) / 1000.0);
+    meters.gauge("healthmesh.edge.follower.lag.records", follower, TopicFollower::lagRecords);
+    meters.gauge("healthmesh.edge.follower.lag.seconds", follower, f -> f.lagMillis() / 1000.0);
     meters.gauge("healthmesh.edge.snapshot.version", snapshot, s -> s.get().version());
-    meters.gauge("healthmesh.edge.snapshot.record.sets", snapshot,
-        s -> s.get().zones().stream().mapToLong(z -> z.names().values().stream().mapToLong(Map::size).sum()).sum());
+    meters.gauge("healthmesh.edge.snapshot.record.sets", snapshot, s -> s.get().recordSets());
     meters.gauge("healthmesh.edge.snapshot.zones", snapshot, s -> s.get().zones().size());
   }
 

@@ -15,7 +15,7 @@ import org.xbill.DNS.Rcode;
 /** The edge's configuration, validated once at start-up; keys in the README. */
 public record EdgeSettings(String name, String host, int port, String region, String bootstrapServers,
     String schemaRegistryUrl, int udpThreads, boolean udpBatch, int tcpMaxConnections, Duration tcpIdleTimeout,
-    int notReadyRcode, List<SubnetRegion> clientSubnetRegions, double decisionSampleRate,
+    int notReadyRcode, Duration snapshotMaxDelay, List<SubnetRegion> clientSubnetRegions, double decisionSampleRate,
     Map<String, String> kafkaOverrides, MetricsSettings metrics) {
 
   public static final String NAME = "edge.name";
@@ -31,6 +31,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
   public static final String NOT_READY_RCODE = "dns.not.ready.rcode";
   public static final String CLIENT_SUBNET_REGIONS = "dns.client.subnet.regions";
   public static final String DECISION_SAMPLE_RATE = "dns.decisions.sample.rate";
+  public static final String SNAPSHOT_MAX_DELAY_MS = "dns.snapshot.max.delay.ms";
   public static final String KAFKA_PREFIX = "kafka.";
 
   public EdgeSettings {
@@ -54,6 +55,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
     if (!List.of("SERVFAIL", "REFUSED").contains(notReady)) {
       read.problem(NOT_READY_RCODE + ": '" + notReady + "' is not SERVFAIL or REFUSED");
     }
+    int maxDelayMs = read.integer(SNAPSHOT_MAX_DELAY_MS, 50, 0, 10_000);
     List<SubnetRegion> subnets = new ArrayList<>();
     for (String entry : read.string(CLIENT_SUBNET_REGIONS, "").split(",")) {
       if (entry.isBlank()) {
@@ -85,7 +87,8 @@ public record EdgeSettings(String name, String host, int port, String region, St
     MetricsSettings metrics = MetricsSettings.from(read, 9402);
     read.check("dns-edge");
     return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, udpBatch, tcpMax,
-        Duration.ofMillis(idleMs), notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL, subnets, sampleRate, kafka,
+        Duration.ofMillis(idleMs), notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL,
+        Duration.ofMillis(maxDelayMs), subnets, sampleRate, kafka,
         metrics);
   }
 

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /** Turns a record set and the current health of its targets into a {@link Plan}. */
 public final class PlanBuilder {
@@ -52,6 +53,35 @@ public final class PlanBuilder {
     Map<String, Address> primary = targetAddresses(fo.getPrimaryTargets(), targets);
     return new Plan.Failover(new Bucket("primary", 0, "", new ArrayList<>(primary.values())),
         geo(fo.getBackupGeoTargets(), targets), fo.getTrickleTraffic());
+  }
+
+  /**
+   * Every entity whose health or configuration {@link #plan} reads for this record set: forwarding
+   * rules by name (their address and health) and external endpoints by address. A change to any
+   * other entity leaves the plan as it is.
+   */
+  public static void checkedTargets(ResourceRecordSet rrs, BiConsumer<EntityKind, String> target) {
+    RoutingPolicy policy = rrs.getRoutingPolicy();
+    if (policy == null) {
+      return;
+    }
+    if (policy.getWrr() != null) {
+      policy.getWrr().getItems().forEach(item -> checked(item.getHealthCheckedTargets(), target));
+    } else if (policy.getGeo() != null) {
+      policy.getGeo().getItems().forEach(item -> checked(item.getHealthCheckedTargets(), target));
+    } else if (policy.getPrimaryBackup() != null) {
+      checked(policy.getPrimaryBackup().getPrimaryTargets(), target);
+      policy.getPrimaryBackup().getBackupGeoTargets().getItems()
+          .forEach(item -> checked(item.getHealthCheckedTargets(), target));
+    }
+  }
+
+  private static void checked(HealthCheckedTargets checked, BiConsumer<EntityKind, String> target) {
+    if (checked == null) {
+      return;
+    }
+    checked.getInternalLoadBalancers().forEach(lb -> target.accept(EntityKind.FORWARDING_RULE, lb.getForwardingRule()));
+    checked.getExternalEndpoints().forEach(address -> target.accept(EntityKind.EXTERNAL_ENDPOINT, address));
   }
 
   private static Plan.Geo geo(GeoPolicy geo, Targets targets) {

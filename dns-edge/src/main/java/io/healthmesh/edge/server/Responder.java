@@ -127,9 +127,9 @@ public final class Responder {
         response.addRecord(zone.soa(), Section.ANSWER);
         return;
       }
-      Map<Integer, RecordSetEntry> types = zone.names().get(name);
+      Map<Integer, RecordSetEntry> types = zone.types(name);
       if (types == null) {
-        if (!exists(zone, name)) {
+        if (!zone.exists(name)) {
           response.getHeader().setRcode(Rcode.NXDOMAIN);
         }
         response.addRecord(zone.soa(), Section.AUTHORITY);
@@ -160,11 +160,6 @@ public final class Responder {
         return; // the resolver follows it outside the zone
       }
     }
-  }
-
-  /** The apex and empty non-terminals exist without records of their own (NODATA, not NXDOMAIN). */
-  private static boolean exists(Zone zone, Name name) {
-    return zone.existing().contains(name);
   }
 
   private List<Record> records(RecordSetEntry entry, Name name, String region, ClientSubnetOption ecs) {

@@ -3,38 +3,65 @@ package io.healthmesh.edge.state;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ResourceRecordSet;
-import io.healthmesh.edge.routing.Plan;
-import io.healthmesh.edge.rules.DnsConfigRules;
 import io.healthmesh.edge.routing.PlanBuilder;
+import io.healthmesh.edge.rules.DnsConfigRules;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthStatus;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.xbill.DNS.DClass;
 import org.xbill.DNS.Name;
-import org.xbill.DNS.Record;
-import org.xbill.DNS.SOARecord;
 import org.xbill.DNS.TextParseException;
 import org.xbill.DNS.Type;
 
 /**
  * What an edge has read from the topics, kept by the one thread that follows them and turned
- * into an immutable {@link Snapshot} after each change. The edge stores nothing of its own.
+ * into an immutable {@link Snapshot} on demand. A snapshot costs in proportion to what changed
+ * since the one before: a health change re-plans only the record sets that check that target, a
+ * record set only itself, a zone only its own record sets; everything else is shared.
  */
 public final class EdgeState {
   private static final Logger LOG = LoggerFactory.getLogger(EdgeState.class);
+
+  /** An entity whose health routing reads. */
+  private record Target(EntityKind kind, String name) {}
+
+  /** Where a record set is served: its zone and slot, fixed by its key. */
+  private record Placement(String zone, ZoneBuild.Slot slot) {}
 
   private final Map<String, ManagedZone> zones = new HashMap<>();
   private final Map<String, ResourceRecordSet> recordSets = new HashMap<>();
   private final Map<String, Long> recordSetOffsets = new HashMap<>();
   private final Map<String, ForwardingRule> forwardingRules = new HashMap<>();
-  private final Map<String, HealthStatus> health = new HashMap<>();
+  private final Map<Target, HealthStatus> health = new HashMap<>();
   private final Map<String, Long> offsets = new HashMap<>();
+  private final KeyIndex<Target> dependents = new KeyIndex<>();
+  private final KeyIndex<String> byZone = new KeyIndex<>();
+  private final Set<String> dirtyRecordSets = new LinkedHashSet<>();
+  private final Set<String> dirtyZones = new LinkedHashSet<>();
+  private final Map<String, RecordSetEntry> entries = new HashMap<>();
+  private final Map<String, Placement> placements = new HashMap<>();
+  private final Map<String, ZoneBuild> builds = new HashMap<>();
+  private final PlanBuilder.Targets targets = new PlanBuilder.Targets() {
+    @Override
+    public ForwardingRule forwardingRule(String name) {
+      return forwardingRules.get(name);
+    }
+
+    @Override
+    public HealthStatus health(EntityKind kind, String name) {
+      return health.getOrDefault(new Target(kind, name), HealthStatus.UNKNOWN);
+    }
+  };
+  private List<Zone> served = List.of();
+  private WireIndex wire = WireIndex.EMPTY;
   private long version;
   private long rejected;
 
@@ -52,9 +79,17 @@ public final class EdgeState {
     return version;
   }
 
+  /** Whether anything changed since the last snapshot. */
+  public boolean changed() {
+    return !dirtyRecordSets.isEmpty() || !dirtyZones.isEmpty();
+  }
+
   public void zone(String name, ManagedZone zone) {
-    if (zone == null || accepted("zone " + name, DnsConfigRules.zone(name, zone))) {
-      put(zones, name, zone);
+    if (zone != null && !accepted("zone " + name, DnsConfigRules.zone(name, zone))) {
+      return;
+    }
+    if (!Objects.equals(put(zones, name, zone), zone)) {
+      dirtyZones.add(name);
     }
   }
 
@@ -63,8 +98,17 @@ public final class EdgeState {
     if (rrs != null && !accepted("record set " + key, DnsConfigRules.recordSet(key, rrs, null))) {
       return;
     }
-    put(recordSets, key, rrs);
+    ResourceRecordSet before = put(recordSets, key, rrs);
     put(recordSetOffsets, key, rrs == null ? null : offset);
+    if (before != null) {
+      PlanBuilder.checkedTargets(before, (kind, name) -> dependents.remove(new Target(kind, name), key));
+      byZone.remove(before.getZone(), key);
+    }
+    if (rrs != null) {
+      PlanBuilder.checkedTargets(rrs, (kind, name) -> dependents.add(new Target(kind, name), key));
+      byZone.add(rrs.getZone(), key);
+    }
+    dirtyRecordSets.add(key);
   }
 
   /** Configuration records ignored because they broke a SPEC rule. */
@@ -81,123 +125,100 @@ public final class EdgeState {
     return false;
   }
 
+  /** A rule is known by its key, which routing and health both use as its name. */
   public void forwardingRule(String name, ForwardingRule rule) {
-    put(forwardingRules, name, rule);
+    if (rule != null && !accepted("forwarding rule " + name, name.equals(rule.getName()) ? List.of()
+        : List.of("name: '" + rule.getName() + "' differs from the record key '" + name + "'"))) {
+      return;
+    }
+    if (!Objects.equals(put(forwardingRules, name, rule), rule)) {
+      dirtyRecordSets.addAll(dependents.get(new Target(EntityKind.FORWARDING_RULE, name)));
+    }
   }
 
-  /** {@code status} null: the entity is gone, so its health is UNKNOWN again. */
-  public void health(EntityKind kind, String name, HealthStatus status) {
-    put(health, kind + "|" + name, status);
+  /** {@code status} null: the entity is gone, so its health is UNKNOWN again. @return whether it changed */
+  public boolean health(EntityKind kind, String name, HealthStatus status) {
+    Target target = new Target(kind, name);
+    if (put(health, target, status) == status) {
+      return false;
+    }
+    dirtyRecordSets.addAll(dependents.get(target));
+    return true;
   }
 
   public void offset(String topicPartition, long offset) {
     offsets.put(topicPartition, offset);
   }
 
-  /** Plans every record set against the current health. */
+  /** Brings the served state up to date with every change since the last snapshot. */
   public Snapshot snapshot(boolean ready) {
     version++;
-    PlanBuilder.Targets targets = new PlanBuilder.Targets() {
-      @Override
-      public ForwardingRule forwardingRule(String name) {
-        return forwardingRules.get(name);
-      }
+    boolean zonesChanged = !dirtyZones.isEmpty();
+    for (String name : dirtyZones) {
+      rebuildZone(name);
+    }
+    dirtyZones.clear();
+    for (String key : dirtyRecordSets) {
+      update(key);
+    }
+    dirtyRecordSets.clear();
+    List<Zone> next = new ArrayList<>(builds.size());
+    Set<Name> touched = new HashSet<>();
+    for (ZoneBuild build : builds.values()) {
+      next.add(build.finish(version));
+      touched.addAll(build.touched());
+      build.touched().clear();
+    }
+    next.sort(Snapshot.MOST_SPECIFIC_FIRST);
+    // A zone that came, went or moved can change which zone serves a name anywhere: index all again.
+    wire = zonesChanged ? WireIndex.of(next) : wire.with(touched, next);
+    served = next;
+    return new Snapshot(ready, version, served, offsets, System.currentTimeMillis(), wire);
+  }
 
-      @Override
-      public HealthStatus health(EntityKind kind, String name) {
-        return health.getOrDefault(kind + "|" + name, HealthStatus.UNKNOWN);
+  private void rebuildZone(String name) {
+    builds.remove(name);
+    ManagedZone zone = zones.get(name);
+    if (zone != null) {
+      try {
+        builds.put(name, new ZoneBuild(zone));
+      } catch (TextParseException | RuntimeException e) {
+        LOG.warn("zone {} left out of the snapshot: {}", name, e.toString());
       }
-    };
-    List<Zone> built = new ArrayList<>();
-    Map<String, Map<Name, Map<Integer, RecordSetEntry>>> byZone = new HashMap<>();
-    recordSets.forEach((key, rrs) -> {
+    }
+    dirtyRecordSets.addAll(byZone.get(name));
+  }
+
+  /** Plans one record set again and serves the result in its zone. */
+  private void update(String key) {
+    RecordSetEntry entry = null;
+    Placement placement = null;
+    ResourceRecordSet rrs = recordSets.get(key);
+    if (rrs != null) {
       try {
         Name owner = Name.fromString(rrs.getName(), Name.root);
         int type = Type.value(rrs.getType());
         if (type < 0) {
           throw new TextParseException("unknown type " + rrs.getType());
         }
-        byZone.computeIfAbsent(rrs.getZone(), z -> new HashMap<>()).computeIfAbsent(owner, n -> new HashMap<>())
-            .put(type, entry(rrs, owner, type, PlanBuilder.plan(rrs, targets), recordSetOffsets.get(key)));
+        entry = Entries.entry(rrs, owner, type, PlanBuilder.plan(rrs, targets), recordSetOffsets.get(key),
+            entries.get(key));
+        placement = new Placement(rrs.getZone(), new ZoneBuild.Slot(owner, type));
       } catch (TextParseException | RuntimeException e) {
         LOG.warn("record set {} left out of the snapshot: {}", key, e.toString());
       }
-    });
-    zones.forEach((name, zone) -> {
-      try {
-        Name origin = Name.fromString(zone.getDnsName(), Name.root);
-        List<Cidr> networks = zone.getNetworks().stream().map(Cidr::parse).toList();
-        SOARecord soa = new SOARecord(origin, DClass.IN, zone.getSoaMinimumTtl(), Name.fromString("ns1", origin),
-            Name.fromString("hostmaster", origin), version, 3600, 600, 86400, zone.getSoaMinimumTtl());
-        Map<Name, Map<Integer, RecordSetEntry>> names = new HashMap<>();
-        byZone.getOrDefault(name, Map.of()).forEach((owner, types) -> {
-          if (owner.subdomain(origin)) {
-            names.put(owner, Map.copyOf(types));
-          }
-        });
-        built.add(new Zone(zone, origin, networks, soa, Map.copyOf(names), existing(origin, names.keySet())));
-      } catch (TextParseException | RuntimeException e) {
-        LOG.warn("zone {} left out of the snapshot: {}", name, e.toString());
-      }
-    });
-    return new Snapshot(ready, version, built, offsets, System.currentTimeMillis());
+    }
+    Placement before = placement == null ? placements.remove(key) : placements.put(key, placement);
+    put(entries, key, entry);
+    if (before != null && !before.equals(placement) && builds.containsKey(before.zone())) {
+      builds.get(before.zone()).claim(key, before.slot(), false, entries::get);
+    }
+    if (placement != null && builds.containsKey(placement.zone())) {
+      builds.get(placement.zone()).claim(key, placement.slot(), true, entries::get);
+    }
   }
 
-  /** The apex, every owner, and every name between an owner and the apex (RFC 8020 empty non-terminals). */
-  private static java.util.Set<Name> existing(Name origin, java.util.Set<Name> owners) {
-    java.util.Set<Name> existing = new java.util.HashSet<>();
-    existing.add(origin);
-    for (Name owner : owners) {
-      for (Name n = owner; n.labels() > origin.labels() && existing.add(n); n = new Name(n, 1)) {
-        // walk up to the apex, stopping where an earlier owner already walked
-      }
-    }
-    return java.util.Set.copyOf(existing);
-  }
-
-  private static RecordSetEntry entry(ResourceRecordSet rrs, Name owner, int type, Plan plan, long version)
-      throws TextParseException {
-    Map<String, Record> records = new HashMap<>();
-    Map<String, byte[]> wire = new HashMap<>();
-    for (String rrdata : rrdatas(plan)) {
-      Record record;
-      try {
-        record = Record.fromString(owner, type, DClass.IN, rrs.getTtl(), rrdata, owner);
-      } catch (IOException e) {
-        throw new TextParseException("rrdata '" + rrdata + "' is not valid " + rrs.getType() + ": " + e.getMessage());
-      }
-      records.put(rrdata, record);
-      if (type == Type.A || type == Type.AAAA) {
-        byte[] data = record.rdataToWireCanonical();
-        java.nio.ByteBuffer tail = java.nio.ByteBuffer.allocate(10 + data.length);
-        tail.putShort((short) type).putShort((short) DClass.IN).putInt((int) rrs.getTtl()).putShort((short) data.length)
-            .put(data);
-        wire.put(rrdata, tail.array());
-      }
-    }
-    return new RecordSetEntry(rrs, type, plan, version, Map.copyOf(records), Map.copyOf(wire));
-  }
-
-  private static List<String> rrdatas(Plan plan) {
-    List<String> all = new ArrayList<>();
-    if (plan instanceof Plan.Static s) {
-      all.addAll(s.rrdatas());
-    } else if (plan instanceof Plan.Wrr w) {
-      w.items().forEach(b -> b.addresses().forEach(a -> all.add(a.rrdata())));
-    } else if (plan instanceof Plan.Geo g) {
-      g.items().forEach(b -> b.addresses().forEach(a -> all.add(a.rrdata())));
-    } else if (plan instanceof Plan.Failover f) {
-      f.primary().addresses().forEach(a -> all.add(a.rrdata()));
-      all.addAll(rrdatas(f.backup()));
-    }
-    return all;
-  }
-
-  private static <V> void put(Map<String, V> map, String key, V value) {
-    if (value == null) {
-      map.remove(key);
-    } else {
-      map.put(key, value);
-    }
+  private static <K, V> V put(Map<K, V> map, K key, V value) {
+    return value == null ? map.remove(key) : map.put(key, value);
   }
 }

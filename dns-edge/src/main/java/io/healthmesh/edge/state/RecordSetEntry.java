@@ -3,6 +3,7 @@ package io.healthmesh.edge.state;
 import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.edge.routing.Plan;
 import java.util.Map;
+import org.xbill.DNS.Name;
 import org.xbill.DNS.Record;
 
 /**
@@ -11,5 +12,5 @@ import org.xbill.DNS.Record;
  * AAAA, {@code wire} also holds each answer record already encoded after its owner name (type,
  * class, TTL, length, data), for the responder's fast path.
  */
-public record RecordSetEntry(ResourceRecordSet config, int type, Plan plan, long version, Map<String, Record> records,
-    Map<String, byte[]> wire) {}
+public record RecordSetEntry(ResourceRecordSet config, Name owner, int type, Plan plan, long version,
+    Map<String, Record> records, Map<String, byte[]> wire) {}

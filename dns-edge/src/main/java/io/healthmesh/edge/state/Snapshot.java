@@ -7,34 +7,44 @@ import org.xbill.DNS.Name;
 
 /**
  * Everything an edge answers from, immutable: swapped whole on every change, so a query never
- * waits for an update and never sees half of one.
+ * waits for an update and never sees half of one. Consecutive snapshots share every zone, name
+ * and record set that did not change between them.
  *
  * @param ready false until the edge has read its topics to the end once
- * @param version grows with every change; the zones' SOA serial
+ * @param version grows with every change; a zone's SOA serial is the version that last changed it
  * @param offsets topic-partition offsets this snapshot answers from (staleness, audit)
  * @param wire the A and AAAA record sets by wire-format owner name, for the fast path
  */
 public record Snapshot(boolean ready, long version, List<Zone> zones, Map<String, Long> offsets, long builtAtMillis,
     WireIndex wire) {
 
-  public static final Snapshot NOT_READY = new Snapshot(false, 0, List.of(), Map.of(), 0);
+  /** Longest origin first, so that the most specific zone answers; then by name, so the order is always the same. */
+  static final Comparator<Zone> MOST_SPECIFIC_FIRST = Comparator.comparingInt((Zone z) -> -z.origin().labels())
+      .thenComparing(z -> z.config().getName());
 
-  public Snapshot(boolean ready, long version, List<Zone> zones, Map<String, Long> offsets, long builtAtMillis) {
-    this(ready, version, mostSpecificFirst(zones), offsets, builtAtMillis, WireIndex.of(mostSpecificFirst(zones)));
-  }
+  public static final Snapshot NOT_READY = new Snapshot(false, 0, List.of(), Map.of(), 0, WireIndex.EMPTY);
 
   public Snapshot {
-    zones = mostSpecificFirst(zones);
+    zones = zones.stream().sorted(MOST_SPECIFIC_FIRST).toList();
     offsets = Map.copyOf(offsets);
-  }
-
-  /** Longest origin first: the most specific zone answers. */
-  private static List<Zone> mostSpecificFirst(List<Zone> zones) {
-    return zones.stream().sorted(Comparator.comparingInt((Zone z) -> -z.origin().labels())).toList();
   }
 
   /** The zone that serves {@code name}, or null. */
   public Zone zoneFor(Name name) {
+    return mostSpecific(zones, name);
+  }
+
+  /** Record sets served, over every zone. */
+  public long recordSets() {
+    long count = 0;
+    for (Zone zone : zones) {
+      count += zone.recordSets();
+    }
+    return count;
+  }
+
+  /** @param zones most specific first */
+  static Zone mostSpecific(List<Zone> zones, Name name) {
     for (Zone zone : zones) {
       if (name.subdomain(zone.origin())) {
         return zone;

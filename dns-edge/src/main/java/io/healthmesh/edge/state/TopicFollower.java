@@ -9,6 +9,11 @@ import io.healthmesh.events.HealthState;
 import io.healthmesh.schemas.AvroDeserializer;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,6 +23,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -27,9 +33,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the zones, record sets, forwarding rules and health-state from the beginning (no
- * consumer group, no offsets of its own), and publishes a new snapshot after every batch that
- * changed something. Ready once it has read up to the end offsets it saw at start. When Kafka
- * goes away it keeps retrying; the last snapshot keeps answering and its age tells how stale it is.
+ * consumer group, no offsets of its own), and publishes a new snapshot once it has drained what
+ * the topics hold, or once the oldest change not yet served has waited {@code maxDelay}: changes
+ * that arrive together go into one snapshot, and none waits longer than that. Ready once the
+ * first snapshot built from a whole read is in force. When Kafka goes away it keeps retrying;
+ * the last snapshot keeps answering and its age tells how stale it is.
  */
 public final class TopicFollower implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TopicFollower.class);
@@ -46,14 +54,22 @@ public final class TopicFollower implements AutoCloseable {
   private final AvroDeserializer<EntityKey> keys;
   private final AvroDeserializer<HealthState> states;
   private final Thread thread;
+  private final long maxDelayNanos;
+  private final ChangeLatency latency;
+  private final Timer build;
   private volatile KafkaConsumer<byte[], byte[]> consumer;
+  private volatile long lagRecords;
+  private volatile long caughtUpMillis = System.currentTimeMillis();
   private volatile boolean running = true;
   private volatile boolean ready;
   private volatile long lastContactMillis = System.currentTimeMillis();
   private volatile long skipped;
 
-  public TopicFollower(Map<String, Object> kafkaProps, SchemaRegistryClient registry, Consumer<Snapshot> publish) {
+  public TopicFollower(Map<String, Object> kafkaProps, SchemaRegistryClient registry, Duration maxDelay,
+      MeterRegistry meters, Consumer<Snapshot> publish) {
     this.consumerProps = new HashMap<>(kafkaProps);
+    // Large polls: a burst of changes is read in few rounds, and a snapshot waits for the drain anyway.
+    consumerProps.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
     consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     consumerProps.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 20);
@@ -65,6 +81,14 @@ public final class TopicFollower implements AutoCloseable {
     this.states = new AvroDeserializer<>(registry, HealthState.class);
     this.thread = new Thread(this::follow, "edge-topic-follower");
     thread.setDaemon(true);
+    this.maxDelayNanos = maxDelay.toNanos();
+    this.latency = new ChangeLatency(meters);
+    this.build = Timer.builder("healthmesh.edge.snapshot.build").description("time to bring the snapshot up to date")
+        .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000)).register(meters);
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    FunctionCounter.builder("healthmesh.edge.follower.cpu", thread,
+        t -> t.isAlive() ? Math.max(0, threads.getThreadCpuTime(t.getId())) / 1e9 : 0).baseUnit("seconds")
+        .description("CPU time of the thread that follows the topics and builds snapshots").register(meters);
   }
 
   public TopicFollower start() {
@@ -79,6 +103,19 @@ public final class TopicFollower implements AutoCloseable {
   /** Milliseconds since the broker last answered a poll: how stale the snapshot may be. */
   public long stalenessMillis() {
     return System.currentTimeMillis() - lastContactMillis;
+  }
+
+  /**
+   * Records in the topics that the snapshot in force does not yet include: read but not yet
+   * served, plus those not yet read (as of the last poll).
+   */
+  public long lagRecords() {
+    return lagRecords;
+  }
+
+  /** Milliseconds since the snapshot in force last held everything the topics did; 0 while it does. */
+  public long lagMillis() {
+    return lagRecords == 0 ? 0 : System.currentTimeMillis() - caughtUpMillis;
   }
 
   /** Records that could not be read and were left out. */
@@ -102,23 +139,49 @@ public final class TopicFollower implements AutoCloseable {
         // this edge was cut off does not linger; the last snapshot answers until the read is whole.
         state = new EdgeState(state.version());
         boolean whole = false;
+        boolean force = false;
+        long unserved = 0;
+        long waitingSince = 0;
         while (running) {
-          boolean changed = false;
-          for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
-            changed |= apply(r);
+          ConsumerRecords<byte[], byte[]> records = c.poll(Duration.ofMillis(100));
+          for (ConsumerRecord<byte[], byte[]> r : records) {
+            if (apply(r) && whole) {
+              latency.pending(r.topic().equals(Topics.HEALTH_STATE.name()), r.timestamp());
+            }
             state.offset(r.topic() + "-" + r.partition(), r.offset());
           }
           lastContactMillis = System.currentTimeMillis();
+          unserved += records.count();
           if (!whole && caughtUp(c, end)) {
             whole = true;
-            changed = true;
-            LOG.info("edge snapshot {} after reading {} partitions", ready ? "rebuilt" : "ready", partitions.size());
-            ready = true;
+            force = true;
           }
-          // Until the read is whole, a snapshot would answer from part of the topics (or, on a
-          // re-read, from older versions): planning every record set per batch would also be slow.
-          if (changed && whole) {
-            publish.accept(state.snapshot(true));
+          if (whole && !force && !state.changed()) {
+            unserved = 0; // what was read changes nothing that is served
+          }
+          long unread = unread(c, partitions);
+          lag(unserved + unread);
+          if (!whole || !force && !state.changed()) {
+            continue;
+          }
+          long now = System.nanoTime();
+          if (waitingSince == 0) {
+            waitingSince = now;
+          }
+          // Until the read is whole a snapshot would answer from part of the topics (or, on a
+          // re-read, from older versions); after it, wait for the backlog to drain, up to maxDelay.
+          if (unread == 0 || records.isEmpty() || now - waitingSince >= maxDelayNanos) {
+            Snapshot snapshot = build.record(() -> state.snapshot(true));
+            publish.accept(snapshot);
+            latency.served(System.currentTimeMillis());
+            if (!ready) {
+              LOG.info("edge snapshot ready after reading {} partitions", partitions.size());
+            }
+            ready = true;
+            force = false;
+            waitingSince = 0;
+            unserved = 0;
+            lag(unread);
           }
         }
       } catch (WakeupException e) {
@@ -128,6 +191,22 @@ public final class TopicFollower implements AutoCloseable {
         sleep();
       }
     }
+  }
+
+  private void lag(long records) {
+    lagRecords = records;
+    if (records == 0) {
+      caughtUpMillis = System.currentTimeMillis();
+    }
+  }
+
+  /** Records not yet read, as of the last fetch; a partition whose lag is not known yet counts as none. */
+  private static long unread(KafkaConsumer<byte[], byte[]> c, List<TopicPartition> partitions) {
+    long unread = 0;
+    for (TopicPartition tp : partitions) {
+      unread += c.currentLag(tp).orElse(0);
+    }
+    return unread;
   }
 
   private static boolean caughtUp(KafkaConsumer<byte[], byte[]> c, Map<TopicPartition, Long> end) {
@@ -166,8 +245,7 @@ public final class TopicFollower implements AutoCloseable {
       return false;
     }
     HealthState value = r.value() == null ? null : states.deserialize(r.topic(), r.value());
-    state.health(key.getKind(), key.getName(), value == null ? null : value.getStatus());
-    return true;
+    return state.health(key.getKind(), key.getName(), value == null ? null : value.getStatus());
   }
 
   private void sleep() {

@@ -1,6 +1,6 @@
 package io.healthmesh.edge.state;
 
-import java.util.HashMap;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.xbill.DNS.Name;
@@ -12,42 +12,67 @@ import org.xbill.DNS.Type;
  * {@link Name} per query. Names compare without case, as DNS does (RFC 4343).
  */
 public final class WireIndex {
-  private final Map<Key, Owner> owners;
+  public static final WireIndex EMPTY = new WireIndex(ShardedMap.empty());
 
-  /** An owner name with its zone (the most specific one serving it) and its A and AAAA record sets. */
-  public record Owner(Name name, Zone zone, RecordSetEntry a, RecordSetEntry aaaa) {
+  private final ShardedMap<Key, Owner> owners;
+
+  /** An owner name with the access rules of its zone (the most specific one serving it) and its A and AAAA record sets. */
+  public record Owner(Name name, ZoneAccess zone, RecordSetEntry a, RecordSetEntry aaaa) {
     public RecordSetEntry of(int type) {
       return type == Type.A ? a : type == Type.AAAA ? aaaa : null;
     }
   }
 
-  private WireIndex(Map<Key, Owner> owners) {
+  private WireIndex(ShardedMap<Key, Owner> owners) {
     this.owners = owners;
   }
 
-  /** @param zones most specific first, as {@link Snapshot#zoneFor} reads them */
+  public int size() {
+    return owners.size();
+  }
+
+  /** Every owner of the zones. @param zones most specific first, as {@link Snapshot#zoneFor} reads them */
   static WireIndex of(List<Zone> zones) {
-    Map<Key, Owner> owners = new HashMap<>();
+    ShardedMap.Editor<Key, Owner> edit = ShardedMap.<Key, Owner>empty().edit();
     for (Zone zone : zones) {
       zone.names().forEach((name, types) -> {
-        RecordSetEntry a = types.get(Type.A);
-        RecordSetEntry aaaa = types.get(Type.AAAA);
-        if ((a != null || aaaa != null) && mostSpecific(zones, name) == zone) {
-          byte[] wire = name.toWireCanonical();
-          owners.put(new Key(wire, 0, wire.length), new Owner(name, zone, a, aaaa));
+        if (Snapshot.mostSpecific(zones, name) == zone) {
+          put(edit, name, zone, types);
         }
       });
     }
-    return new WireIndex(Map.copyOf(owners));
+    return new WireIndex(edit.done());
   }
 
-  private static Zone mostSpecific(List<Zone> zones, Name name) {
-    for (Zone zone : zones) {
-      if (name.subdomain(zone.origin())) {
-        return zone;
+  /** This index with the owners {@code changed} looked up again in {@code zones}. */
+  WireIndex with(Collection<Name> changed, List<Zone> zones) {
+    if (changed.isEmpty()) {
+      return this;
+    }
+    ShardedMap.Editor<Key, Owner> edit = owners.edit();
+    for (Name name : changed) {
+      Zone zone = Snapshot.mostSpecific(zones, name);
+      Map<Integer, RecordSetEntry> types = zone == null ? null : zone.types(name);
+      if (types == null || !put(edit, name, zone, types)) {
+        edit.remove(key(name));
       }
     }
-    return null;
+    return new WireIndex(edit.done());
+  }
+
+  private static boolean put(ShardedMap.Editor<Key, Owner> edit, Name name, Zone zone, Map<Integer, RecordSetEntry> types) {
+    RecordSetEntry a = types.get(Type.A);
+    RecordSetEntry aaaa = types.get(Type.AAAA);
+    if (a == null && aaaa == null) {
+      return false;
+    }
+    edit.put(key(name), new Owner(name, zone.access(), a, aaaa));
+    return true;
+  }
+
+  private static Key key(Name name) {
+    byte[] wire = name.toWireCanonical();
+    return new Key(wire, 0, wire.length);
   }
 
   /** The owner whose uncompressed wire name is {@code bytes[from, to)}, or null. */

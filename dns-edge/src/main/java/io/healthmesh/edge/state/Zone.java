@@ -1,32 +1,34 @@
 package io.healthmesh.edge.state;
 
 import io.healthmesh.config.ManagedZone;
-import io.healthmesh.config.ZoneVisibility;
 import java.net.InetAddress;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.SOARecord;
 
 /**
  * One served zone: its record sets by owner name and type, already planned against the health
  * of the snapshot it belongs to, and every name that exists in it (owners, the apex and the
- * empty non-terminals between them), so telling NXDOMAIN from NODATA is one lookup.
+ * empty non-terminals between them), so telling NXDOMAIN from NODATA is one lookup. A zone
+ * whose content did not change between two snapshots is the same object in both; its SOA
+ * serial is the version of the snapshot that last changed it.
+ *
+ * @param recordSets how many record sets it serves
  */
-public record Zone(ManagedZone config, Name origin, List<Cidr> networks, SOARecord soa,
-    Map<Name, Map<Integer, RecordSetEntry>> names, Set<Name> existing) {
+public record Zone(ManagedZone config, Name origin, ZoneAccess access, SOARecord soa,
+    ShardedMap<Name, Map<Integer, RecordSetEntry>> names, ShardedMap<Name, Boolean> existing, int recordSets) {
 
-  /** Private zones answer only clients in their networks. */
   public boolean allows(InetAddress client) {
-    if (config.getVisibility() == ZoneVisibility.PUBLIC) {
-      return true;
-    }
-    for (Cidr network : networks) {
-      if (network.contains(client)) {
-        return true;
-      }
-    }
-    return false;
+    return access.allows(client);
+  }
+
+  /** The record sets of {@code name} by type, or null when it owns none. */
+  public Map<Integer, RecordSetEntry> types(Name name) {
+    return names.get(name);
+  }
+
+  /** The apex and empty non-terminals exist without records of their own (NODATA, not NXDOMAIN). */
+  public boolean exists(Name name) {
+    return existing.containsKey(name);
   }
 }
