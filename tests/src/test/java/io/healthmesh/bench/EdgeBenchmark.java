@@ -219,7 +219,7 @@ public final class EdgeBenchmark {
     return sorted.length % 2 == 1 ? sorted[sorted.length / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
   }
 
-  private static double number(String text, String regex) {
+  static double number(String text, String regex) {
     Matcher m = Pattern.compile(regex).matcher(text);
     if (!m.find()) {
       throw new IllegalStateException("dnsperf said:\n" + text);
@@ -236,7 +236,7 @@ public final class EdgeBenchmark {
     return ticks;
   }
 
-  private static long ticksOf(long pid) {
+  static long ticksOf(long pid) {
     try {
       String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
       String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // comm may contain spaces
@@ -260,7 +260,7 @@ public final class EdgeBenchmark {
     }
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }

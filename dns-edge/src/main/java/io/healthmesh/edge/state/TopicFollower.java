@@ -72,7 +72,8 @@ public final class TopicFollower implements AutoCloseable {
     consumerProps.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
     consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    consumerProps.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 20);
+    // The broker answers a fetch as soon as data arrives; the wait only bounds idle round trips.
+    consumerProps.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 200);
     this.publish = publish;
     this.zones = new AvroDeserializer<>(registry, ManagedZone.class);
     this.recordSets = new AvroDeserializer<>(registry, ResourceRecordSet.class);

@@ -29,7 +29,7 @@ final class ZoneBuild {
   private final Name soaAdmin;
   private final Map<Slot, Object> claims = new HashMap<>(); // a key, or a TreeSet of keys
   private final Map<Name, int[]> ownersAtOrBelow = new HashMap<>();
-  private final Set<Name> touched = new HashSet<>();
+  private Set<Name> touched = new HashSet<>();
   private ShardedMap<Name, Map<Integer, RecordSetEntry>> names = ShardedMap.empty();
   private ShardedMap<Name, Boolean> existing;
   private ShardedMap.Editor<Name, Map<Integer, RecordSetEntry>> namesEdit;
@@ -54,9 +54,11 @@ final class ZoneBuild {
     return access;
   }
 
-  /** Owner names whose record sets changed since the last {@link #finish}. */
-  Set<Name> touched() {
-    return touched;
+  /** Owner names whose record sets changed since the last call. */
+  Set<Name> takeTouched() {
+    Set<Name> taken = touched;
+    touched = new HashSet<>();
+    return taken;
   }
 
   /** {@code key} serves at {@code slot} when {@code served} is true, and no longer when false. */
