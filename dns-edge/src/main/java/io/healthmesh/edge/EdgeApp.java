@@ -69,6 +69,11 @@ public final class EdgeApp implements AutoCloseable {
     return follower.ready();
   }
 
+  /** Records in the topics that the snapshot in force does not include yet. */
+  public long lagRecords() {
+    return follower.lagRecords();
+  }
+
   /** Waits until the first full snapshot is in force. */
   public void awaitReady(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();

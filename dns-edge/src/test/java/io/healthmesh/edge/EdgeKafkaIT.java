@@ -52,7 +52,7 @@ import org.xbill.DNS.Type;
 class EdgeKafkaIT {
 
   @Test
-  void answersFromTheTopics_andFollowsAHealthStateChange() throws Exception {
+  void answersFromTheTopics_andFollowsAHealthStateChange_measuringItsPropagationAndLag() throws Exception {
     try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(2).start();
         SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()))) {
       SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
@@ -75,9 +75,14 @@ class EdgeKafkaIT {
       p.setProperty(EdgeSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
       p.setProperty(EdgeSettings.SCHEMA_REGISTRY_URL, registry.url());
       p.setProperty(EdgeSettings.DECISION_SAMPLE_RATE, "1");
-      try (EdgeApp edge = EdgeApp.start(EdgeSettings.from(p), client, new SimpleMeterRegistry())) {
-        edge.awaitReady(Duration.ofSeconds(30));
-        assertThat(answer(edge)).isEqualTo("10.1.0.100");
+      SimpleMeterRegistry meters = new SimpleMeterRegistry();
+      try (EdgeApp edge = EdgeApp.start(EdgeSettings.from(p), client, meters)) {
+        // Ready is what /health/ready reports: the first query after it must be answered.
+        long readyBy = System.currentTimeMillis() + 30_000;
+        while (!edge.ready() && System.currentTimeMillis() < readyBy) {
+          Thread.sleep(1);
+        }
+        assertThat(answer(edge)).as("answered as soon as the edge says it is ready").isEqualTo("10.1.0.100");
 
         health(kafka, client, HealthStatus.UNHEALTHY);
         long deadline = System.currentTimeMillis() + 10_000;
@@ -88,6 +93,19 @@ class EdgeKafkaIT {
         }
         assertThat(now).as("R-WRR-6: the zero-weight item once the load balancer is down").isEqualTo("10.9.0.1");
         assertThat(edge.snapshot().offsets()).isNotEmpty();
+        // The change was served once the snapshot held it: measured from its record's timestamp.
+        io.micrometer.core.instrument.Timer propagation = meters.get("healthmesh.edge.change.propagation")
+            .tag("change", "health").timer();
+        assertThat(propagation.count()).isEqualTo(1);
+        assertThat(propagation.totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).isBetween(0.0, 10_000.0);
+        long lagBy = System.currentTimeMillis() + 5_000;
+        while (meters.get("healthmesh.edge.follower.lag.records").gauge().value() > 0
+            && System.currentTimeMillis() < lagBy) {
+          Thread.sleep(20);
+        }
+        assertThat(meters.get("healthmesh.edge.follower.lag.records").gauge().value()).isZero();
+        assertThat(meters.get("healthmesh.edge.follower.lag.seconds").gauge().value()).isZero();
+        assertThat(meters.get("healthmesh.edge.follower.cpu").functionCounter().count()).isPositive();
         // R-DNSHC-6: the decisions were logged with the health each address had.
         List<DnsDecision> logged = decisions(kafka, client, 2);
         assertThat(logged).extracting(DnsDecision::getReason).contains(DecisionReason.WEIGHT_DRAW, DecisionReason.FAILOVER);

@@ -71,12 +71,13 @@ public final class EdgeScaleBenchmark {
   private static final String EDGE_JVM = System.getProperty("bench.edge.jvm", "-Xmx768m -XX:+UseG1GC");
   private static final int APPLIED_TTL = 60;
   private static volatile long lastCompleted;
+  private static final String CONTROL_TOPIC = "bench-control";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private EdgeScaleBenchmark() {}
 
   record Result(int n, double catchUpSeconds, long flipP50, long flipP99, long churnP50, long churnP99, int churnFlips,
-      double baseQps, double churnQps, double cpuPerQueryRatio, double followerCpuShare, double applySeconds, double burstSeconds,
+      double baseQps, double churnQps, double controlQps, double cpuPerQueryRatio, double followerCpuShare, double applySeconds, double burstSeconds,
       long peakRssAtNMb, long peakRssAt2NMb) {}
 
   public static void main(String[] args) throws Exception {
@@ -90,9 +91,9 @@ public final class EdgeScaleBenchmark {
         + " (ratio) | follower CPU | apply of N | burst of N health changes | peak RSS after churn / at the end |%n");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     for (Result r : results) {
-      System.out.printf("| %,d | %.1f s | %d / %d ms | %d / %d ms (%,d) | %,.0f / %,.0f (**%.2f**) | **%.2f** | %.1f %% of a core"
+      System.out.printf("| %,d | %.1f s | %d / %d ms | %d / %d ms (%,d) | %,.0f / %,.0f / %,.0f (%.2f, **%.2f**) | **%.2f** | %.1f %% of a core"
           + " | %.2f s | %.2f s | %,d / %,d MB |%n", r.n(), r.catchUpSeconds(), r.flipP50(), r.flipP99(), r.churnP50(),
-          r.churnP99(), r.churnFlips(), r.baseQps(), r.churnQps(), r.churnQps() / r.baseQps(), r.cpuPerQueryRatio(),
+          r.churnP99(), r.churnFlips(), r.baseQps(), r.churnQps(), r.controlQps(), r.churnQps() / r.baseQps(), r.churnQps() / r.controlQps(), r.cpuPerQueryRatio(),
           r.followerCpuShare() * 100,
           r.applySeconds(), r.burstSeconds(), r.peakRssAtNMb(), r.peakRssAt2NMb());
     }
@@ -149,6 +150,9 @@ public final class EdgeScaleBenchmark {
               Topics.HEALTH_STATE.keySerde(client).serializer(), Topics.HEALTH_STATE.valueSerde(client).serializer())) {
         transactions.initTransactions();
         populate(kafka, client, health, n);
+        try (var admin = kafka.admin()) {
+          admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(CONTROL_TOPIC, 4, (short) 1))).all().get();
+        }
         System.out.printf("%nN = %,d: %,d record sets, %,d health-state keys%n", n, n, 10 * n);
         Path dir = Files.createTempDirectory("bench-edge-scale");
         Edge edge = Edge.start(kafka.bootstrapServers(), registry.url(), dir);
@@ -175,6 +179,7 @@ public final class EdgeScaleBenchmark {
           List<Long> churn = new ArrayList<>();
           List<Double> baseMicros = new ArrayList<>();
           List<Double> churnMicros = new ArrayList<>();
+          List<Double> controls = new ArrayList<>();
           double baseCpu = 0;
           double churnCpu = 0;
           double churnSeconds = 0;
@@ -193,6 +198,8 @@ public final class EdgeScaleBenchmark {
             // 100 ticks a second: microseconds of edge CPU per answered query.
             baseMicros.add((procs1[1] - procs0[1]) * 10_000.0 / baseCompleted);
             churnMicros.add((procs2[1] - procs1[1]) * 10_000.0 / lastCompleted);
+            flipper.churn(() -> dnsperfOrZero(edge.port, queries, ROUND_SECONDS), true);
+            controls.add(flipper.lastQps);
             baseCpu += cpu1 - cpu0;
             churnCpu += edge.metric("healthmesh_edge_follower_cpu_seconds_total") - cpu1;
             System.out.printf("  round %d: %,.0f q/s without churn, %,.0f with; CPU of the edge %.0f %% / %.0f %%,"
@@ -206,6 +213,9 @@ public final class EdgeScaleBenchmark {
           double churnQps = median(loaded);
           double cpuShare = churnCpu / churnSeconds;
           double cpuRatio = median(churnMicros) / median(baseMicros);
+          double controlQps = median(controls);
+          System.out.printf("control rounds (the same transactions to a topic the edge does not follow): median %,.0f q/s"
+              + " %s; with churn / control: %.2f%n", controlQps, controls, churnQps / controlQps);
           System.out.printf("edge CPU per answered query: median %.2f µs with churn %s, %.2f µs without %s: ratio %.2f%n",
               median(churnMicros), churnMicros, median(baseMicros), baseMicros, cpuRatio);
           System.out.printf("churn: %,d flips, p50 %d ms, p99 %d ms; dnsperf median %,.0f q/s with churn %s, %,.0f without"
@@ -222,7 +232,7 @@ public final class EdgeScaleBenchmark {
           System.out.printf("edge RSS after churn %,d MB (peak so far %,d MB); after the apply and the burst %,d MB"
               + " (peak %,d MB)%n", rssAtN[0] >> 20, rssAtN[1] >> 20, rss[0] >> 20, rss[1] >> 20);
           return new Result(n, catchUp, pct(flips, 0.5), pct(flips, 0.99), pct(churn, 0.5), pct(churn, 0.99),
-              churn.size(), baseQps, churnQps, cpuRatio, cpuShare, apply, burst, rssAtN[1] >> 20, rss[1] >> 20);
+              churn.size(), baseQps, churnQps, controlQps, cpuRatio, cpuShare, apply, burst, rssAtN[1] >> 20, rss[1] >> 20);
         } finally {
           edge.close();
         }
@@ -380,8 +390,12 @@ public final class EdgeScaleBenchmark {
     private void send(KafkaProducer<EntityKey, HealthState> producer, int i, boolean up) {
       down[i] = !up;
       producer.send(new ProducerRecord<>(Topics.HEALTH_STATE.name(), new EntityKey(EntityKind.EXTERNAL_ENDPOINT, primary(i)),
-          HealthState.newBuilder().setStatus(up ? HealthStatus.HEALTHY : HealthStatus.UNHEALTHY)
-              .setSince(java.time.Instant.now()).setVersion(version++).build()));
+          state(up)));
+    }
+
+    private HealthState state(boolean up) {
+      return HealthState.newBuilder().setStatus(up ? HealthStatus.HEALTHY : HealthStatus.UNHEALTHY)
+          .setSince(java.time.Instant.now()).setVersion(version++).build();
     }
 
     long flipAndWait(int i) throws Exception {
@@ -404,11 +418,19 @@ public final class EdgeScaleBenchmark {
 
     /** Flips at the churn rate while {@code load} runs; the latency of every flip that DNS showed. */
     List<Long> churn(java.util.function.DoubleSupplier load) throws Exception {
+      return churn(load, false);
+    }
+
+    /**
+     * @param control the same transactions to a topic the edge does not follow: the broker's and
+     *     producer's share of the load without any work for the edge
+     */
+    List<Long> churn(java.util.function.DoubleSupplier load, boolean control) throws Exception {
       AtomicBoolean running = new AtomicBoolean(true);
       ConcurrentLinkedQueue<long[]> pending = new ConcurrentLinkedQueue<>();
       List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
       Thread watcher = new Thread(() -> watch(running, pending, latencies), "bench-churn-watcher");
-      if (WATCH) {
+      if (WATCH && !control) {
         watcher.start();
       }
       Thread loader = new Thread(() -> lastQps = load.getAsDouble(), "bench-dnsperf");
@@ -427,6 +449,11 @@ public final class EdgeScaleBenchmark {
         transactions.beginTransaction();
         for (int f = 0; f < perCommit; f++) {
           int i = random.nextInt(n);
+          if (control) {
+            transactions.send(new ProducerRecord<>(CONTROL_TOPIC, new EntityKey(EntityKind.EXTERNAL_ENDPOINT, primary(i)),
+                state(!down[i])));
+            continue;
+          }
           if (WATCH && !outstanding.add(i)) {
             continue;
           }
@@ -443,7 +470,7 @@ public final class EdgeScaleBenchmark {
       }
       Thread.sleep(2_000); // the last flips' answers
       running.set(false);
-      if (WATCH) {
+      if (WATCH && !control) {
         watcher.join();
       }
       List<Long> sorted = new ArrayList<>(latencies);

@@ -57,15 +57,20 @@ public final class PropagationBenchmark {
   private static final String LB_ADDRESS = "10.1.0.100";
   private static final String STANDBY = "10.9.0.1";
   /** {@code lb}: a backend behind an application LB (two Streams stages); {@code external}: an address probed directly (one). */
-  private static final String TARGET = System.getProperty("bench.target", "lb");
+  private static String target;
+  /** WRR record sets configured besides the measured one, each over two probed external endpoints. */
+  private static int background;
 
   private PropagationBenchmark() {}
 
   public static void main(String[] args) throws Exception {
+    target = System.getProperty("bench.target", "lb");
+    background = Integer.getInteger("bench.background", 0);
     try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(2).start();
         SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()))) {
       SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
       configure(kafka, client);
+      configureBackground(kafka, client);
       Properties sp = new Properties();
       sp.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
       sp.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registry.url());
@@ -84,7 +89,8 @@ public final class PropagationBenchmark {
           KafkaProducer<String, ProbeResult> probes = new KafkaProducer<>(Map.of(
               ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.LINGER_MS_CONFIG, 0),
               Topics.PROBE_RESULTS.keySerde(client).serializer(), Topics.PROBE_RESULTS.valueSerde(client).serializer())) {
-        edge.awaitReady(Duration.ofSeconds(30));
+        edge.awaitReady(Duration.ofMinutes(5));
+        awaitBackground(kafka, client, edge);
         SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", edge.port()));
         resolver.setTimeout(Duration.ofSeconds(1));
         // Warm up: down and up once, each seen in DNS, so the configuration is in force everywhere.
@@ -97,7 +103,9 @@ public final class PropagationBenchmark {
           millis.add(flip(probes, healthy, resolver, Duration.ofSeconds(10)));
         }
         Collections.sort(millis);
-        System.out.printf("%npropagation to a" + (TARGET.equals("external") ? "n external endpoint" : " load balancer")
+        System.out.printf("%npropagation to a" + (target.equals("external") ? "n external endpoint" : " load balancer")
+            + (background == 0 ? "" : String.format(" beside %,d WRR record sets over %,d probed external endpoints",
+                background, 2 * background))
             + " over %d flips (probe produced -> DNS answer changed, exactly_once_v2, commit " + System.getProperty("bench.commit.ms", "100") + " ms):"
             + " p50 %d ms, p99 %d ms, max %d ms (target p99 <= 250 ms)%n", FLIPS, millis.get(FLIPS / 2),
             millis.get((int) Math.ceil(FLIPS * 0.99) - 1), millis.get(FLIPS - 1));
@@ -110,7 +118,7 @@ public final class PropagationBenchmark {
     String wanted = up ? LB_ADDRESS : STANDBY;
     Instant now = Instant.now();
     long t0 = System.nanoTime();
-    boolean external = TARGET.equals("external");
+    boolean external = target.equals("external");
     probes.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, now.toEpochMilli(), external ? LB_ADDRESS : "svc",
         ProbeResult.newBuilder().setBackendService(external ? null : "svc").setEndpointId(external ? LB_ADDRESS : "vm-1")
             .setSuccess(up).setEventTime(now).build()));
@@ -142,11 +150,65 @@ public final class PropagationBenchmark {
                 .setUnhealthyThreshold(1).setStaleAfterIntervals(3600).build())
             .setWrr(WrrPolicy.newBuilder().setItems(List.of(
                 WrrItem.newBuilder().setWeight(100).setRrdatas(List.of(LB_ADDRESS)).setHealthCheckedTargets(
-                    TARGET.equals("external")
+                    target.equals("external")
                         ? HealthCheckedTargets.newBuilder().setExternalEndpoints(List.of(LB_ADDRESS)).build()
                         : HealthCheckedTargets.newBuilder().setInternalLoadBalancers(List.of(
                             LoadBalancerTarget.newBuilder().setForwardingRule("fr").build())).build()).build(),
                 WrrItem.newBuilder().setWeight(0).setRrdatas(List.of(STANDBY)).build())).build()).build()).build());
+  }
+
+  /** N record sets over 2N external endpoints, each probed HEALTHY once, so the topology and the edge hold them all. */
+  private static void configureBackground(EmbeddedKafka kafka, SchemaRegistryClient client) throws Exception {
+    if (background == 0) {
+      return;
+    }
+    Map<String, Object> props = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 262_144);
+    HealthCheckSpec check = HealthCheckSpec.newBuilder().setCheckIntervalSec(1).setHealthyThreshold(1)
+        .setUnhealthyThreshold(1).setStaleAfterIntervals(3600).build();
+    try (KafkaProducer<String, ResourceRecordSet> sets = new KafkaProducer<>(props,
+        Topics.RESOURCE_RECORD_SETS.keySerde(client).serializer(), Topics.RESOURCE_RECORD_SETS.valueSerde(client).serializer())) {
+      for (int i = 0; i < background; i++) {
+        String name = "r" + i + ".bench.example.";
+        sets.send(new ProducerRecord<>(Topics.RESOURCE_RECORD_SETS.name(), "bench/" + name + "/A", ResourceRecordSet.newBuilder()
+            .setZone("bench").setName(name).setType("A").setTtl(30).setRoutingPolicy(RoutingPolicy.newBuilder()
+                .setHealthCheck(check).setWrr(WrrPolicy.newBuilder().setItems(List.of(
+                    external(EdgeScaleBenchmark.primary(i), 100), external(EdgeScaleBenchmark.standby(i), 0))).build())
+                .build()).build()));
+      }
+    }
+    Thread.sleep(5_000); // the topology's repartitioned endpoint references are in place before the probes
+    try (KafkaProducer<String, ProbeResult> probes = new KafkaProducer<>(props,
+        Topics.PROBE_RESULTS.keySerde(client).serializer(), Topics.PROBE_RESULTS.valueSerde(client).serializer())) {
+      Instant now = Instant.now();
+      for (int i = 0; i < 2 * background; i++) {
+        String address = i % 2 == 0 ? EdgeScaleBenchmark.primary(i / 2) : EdgeScaleBenchmark.standby(i / 2);
+        probes.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, now.toEpochMilli(), address,
+            ProbeResult.newBuilder().setEndpointId(address).setSuccess(true).setEventTime(now).build()));
+      }
+    }
+  }
+
+  private static WrrItem external(String address, int weight) {
+    return WrrItem.newBuilder().setWeight(weight).setRrdatas(List.of(address)).setHealthCheckedTargets(
+        HealthCheckedTargets.newBuilder().setExternalEndpoints(List.of(address)).build()).build();
+  }
+
+  /** Until the edge serves the last background record set with its endpoints judged. */
+  private static void awaitBackground(EmbeddedKafka kafka, SchemaRegistryClient client, EdgeApp edge) throws Exception {
+    if (background == 0) {
+      return;
+    }
+    long t0 = System.nanoTime();
+    long deadline = t0 + Duration.ofMinutes(10).toNanos();
+    while (edge.snapshot().recordSets() < background + 1 || edge.lagRecords() > 0) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the background configuration was not served within 10 minutes");
+      }
+      Thread.sleep(100);
+    }
+    System.out.printf("%nbackground of %,d record sets served %.1f s after the edge was ready%n", background,
+        (System.nanoTime() - t0) / 1e9);
   }
 
   private static <V extends SpecificRecord> void send(EmbeddedKafka kafka, SchemaRegistryClient client,

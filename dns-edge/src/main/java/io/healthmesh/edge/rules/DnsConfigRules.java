@@ -16,6 +16,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.net.InetAddress;
+import org.xbill.DNS.ARecord;
+import org.xbill.DNS.Address;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Record;
@@ -226,7 +229,7 @@ public final class DnsConfigRules {
     }
     for (String rrdata : rrdatas) {
       try {
-        Record.fromString(owner, type, DClass.IN, Math.max(0, r.getTtl()), rrdata, owner);
+        record(owner, type, Math.max(0, r.getTtl()), rrdata);
       } catch (IOException | RuntimeException e) {
         problems.add(field + ": '" + rrdata + "' is not valid " + r.getType() + " data: " + e.getMessage());
       }
@@ -237,6 +240,19 @@ public final class DnsConfigRules {
     return org.xbill.DNS.Address.isDottedQuad(text) ? type.equals("A")
         : text.contains(":") && org.xbill.DNS.Address.toByteArray(text, org.xbill.DNS.Address.IPv6) != null
             && type.equals("AAAA");
+  }
+
+  /**
+   * One rrdata as the record the edge serves; the check above and the edge's snapshot both read
+   * rrdatas through here. Most rrdatas are IPv4 addresses: those are read straight, as dnsjava's
+   * own A parser does, without its tokenizer (most of the cost of reading 100,000 record sets).
+   */
+  public static Record record(Name owner, int type, long ttl, String rrdata) throws IOException {
+    byte[] v4 = type == Type.A ? Address.toByteArray(rrdata, Address.IPv4) : null;
+    if (v4 != null) {
+      return new ARecord(owner, DClass.IN, ttl, InetAddress.getByAddress(v4));
+    }
+    return Record.fromString(owner, type, DClass.IN, ttl, rrdata, owner);
   }
 
   private static Name parseName(String text) {

@@ -51,6 +51,22 @@ public final class ShardedMap<K, V> {
     }
   }
 
+  int shardCount() {
+    return shards.length;
+  }
+
+  /** How many shards this version holds by the same reference as {@code other}: what the two share. */
+  int sharedShards(ShardedMap<?, ?> other) {
+    if (other.shards.length != shards.length) {
+      return 0;
+    }
+    int shared = 0;
+    for (int i = 0; i < shards.length; i++) {
+      shared += shards[i] == other.shards[i] ? 1 : 0;
+    }
+    return shared;
+  }
+
   /** A change to this version; the version itself stays as it is. */
   public Editor<K, V> edit() {
     return new Editor<>(this);
