@@ -250,7 +250,7 @@ public final class EdgeScaleBenchmark {
     return sorted.isEmpty() ? -1 : sorted.get(Math.max(0, (int) Math.ceil(sorted.size() * p) - 1));
   }
 
-  private static void populate(EmbeddedKafka kafka, SchemaRegistryClient client, KafkaProducer<EntityKey, HealthState> health,
+  static void populate(EmbeddedKafka kafka, SchemaRegistryClient client, KafkaProducer<EntityKey, HealthState> health,
       int n) throws Exception {
     Map<String, Object> props = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
         ProducerConfig.LINGER_MS_CONFIG, 20, ProducerConfig.BATCH_SIZE_CONFIG, 262_144);
