@@ -184,6 +184,7 @@ public final class EdgeScaleBenchmark {
           double churnCpu = 0;
           double churnSeconds = 0;
           for (int round = 0; round < Math.max(1, CHURN_SECONDS / ROUND_SECONDS); round++) {
+            long steal0 = steal();
             double cpu0 = edge.metric("healthmesh_edge_follower_cpu_seconds_total");
             long[] procs0 = {ProcessStats.cpuNanos(), EdgeBenchmark.ticksOf(edge.process.pid())};
             base.add(dnsperf(edge.port, queries, ROUND_SECONDS));
@@ -200,11 +201,13 @@ public final class EdgeScaleBenchmark {
             churnMicros.add((procs2[1] - procs1[1]) * 10_000.0 / lastCompleted);
             flipper.churn(() -> dnsperfOrZero(edge.port, queries, ROUND_SECONDS), true);
             controls.add(flipper.lastQps);
+            System.out.printf("  round %d: control %,.0f q/s; the host took %.0f %% of the machine's CPU (steal) in this"
+                + " round%n", round, flipper.lastQps, (steal() - steal0) / (3.0 * ROUND_SECONDS * 100 * 2) * 100);
             baseCpu += cpu1 - cpu0;
             churnCpu += edge.metric("healthmesh_edge_follower_cpu_seconds_total") - cpu1;
             System.out.printf("  round %d: %,.0f q/s without churn, %,.0f with; CPU of the edge %.0f %% / %.0f %%,"
                 + " of this JVM (broker, producer, watcher) %.0f %% / %.0f %% of a core%n", round, base.get(round),
-                flipper.lastQps, (procs1[1] - procs0[1]) / (ROUND_SECONDS * 100.0) * 100,
+                loaded.get(round), (procs1[1] - procs0[1]) / (ROUND_SECONDS * 100.0) * 100,
                 (procs2[1] - procs1[1]) / (ROUND_SECONDS * 100.0) * 100, (procs1[0] - procs0[0]) / (ROUND_SECONDS * 1e9) * 100,
                 (procs2[0] - procs1[0]) / (ROUND_SECONDS * 1e9) * 100);
           }
@@ -237,6 +240,16 @@ public final class EdgeScaleBenchmark {
           edge.close();
         }
       }
+    }
+  }
+
+  /** Ticks the hypervisor gave to others (the steal column of /proc/stat): a shared machine's noise. */
+  private static long steal() {
+    try {
+      String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      return cpu.length > 8 ? Long.parseLong(cpu[8]) : 0;
+    } catch (IOException e) {
+      return 0;
     }
   }
 
