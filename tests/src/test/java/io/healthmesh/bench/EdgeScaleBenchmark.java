@@ -538,10 +538,10 @@ public final class EdgeScaleBenchmark {
     }
 
     static long ttl(int port, int i) throws IOException {
-      Message response = new SimpleResolver(new InetSocketAddress("127.0.0.1", port)).send(Message.newQuery(
-          Record.newRecord(Name.fromString("r" + i + ".bench.example."), Type.A, DClass.IN)));
-      List<Record> answer = response.getSection(Section.ANSWER);
-      return answer.isEmpty() ? -1 : answer.get(0).getTTL();
+      try (Querier q = new Querier(port)) {
+        List<Record> answer = q.ask("r" + i + ".bench.example.");
+        return answer.isEmpty() ? -1 : answer.get(0).getTTL();
+      }
     }
 
     static String answer(int port, String name) throws IOException {
@@ -561,9 +561,13 @@ public final class EdgeScaleBenchmark {
     }
 
     String answer(String name) throws IOException {
-      Message response = resolver.send(Message.newQuery(Record.newRecord(Name.fromString(name), Type.A, DClass.IN)));
-      List<Record> answer = response.getSection(Section.ANSWER);
+      List<Record> answer = ask(name);
       return answer.isEmpty() ? "" : answer.get(0).rdataToString();
+    }
+
+    List<Record> ask(String name) throws IOException {
+      return resolver.send(Message.newQuery(Record.newRecord(Name.fromString(name), Type.A, DClass.IN)))
+          .getSection(Section.ANSWER);
     }
 
     @Override

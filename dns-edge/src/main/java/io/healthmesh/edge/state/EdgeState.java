@@ -63,7 +63,6 @@ public final class EdgeState {
       return health.getOrDefault(kind, Map.of()).getOrDefault(name, HealthStatus.UNKNOWN);
     }
   };
-  private List<Zone> served = List.of();
   private WireIndex wire = WireIndex.EMPTY;
   private long version;
   private long rejected;
@@ -159,10 +158,18 @@ public final class EdgeState {
     for (String name : dirtyZones) {
       rebuildZone(name);
     }
-    dirtyZones = new LinkedHashSet<>();
     for (String key : dirtyRecordSets) {
       update(key);
     }
+    // A rebuilt zone takes its record sets' entries as they are: a zone's own fields change none.
+    for (String name : dirtyZones) {
+      for (String key : byZone.get(name)) {
+        if (!dirtyRecordSets.contains(key)) {
+          claim(key, placements.get(key), true);
+        }
+      }
+    }
+    dirtyZones = new LinkedHashSet<>();
     dirtyRecordSets = new LinkedHashSet<>();
     List<Zone> next = new ArrayList<>(builds.size());
     List<Name> touched = new ArrayList<>();
@@ -173,8 +180,7 @@ public final class EdgeState {
     next.sort(Snapshot.MOST_SPECIFIC_FIRST);
     // A zone that came, went or moved can change which zone serves a name anywhere: index all again.
     wire = zonesChanged ? WireIndex.of(next) : wire.with(touched, next);
-    served = next;
-    return new Snapshot(ready, version, served, offsets, System.currentTimeMillis(), wire);
+    return new Snapshot(ready, version, next, offsets, System.currentTimeMillis(), wire);
   }
 
   private void rebuildZone(String name) {
@@ -187,7 +193,6 @@ public final class EdgeState {
         LOG.warn("zone {} left out of the snapshot: {}", name, e.toString());
       }
     }
-    dirtyRecordSets.addAll(byZone.get(name));
   }
 
   /** Plans one record set again and serves the result in its zone. */
@@ -211,11 +216,17 @@ public final class EdgeState {
     }
     Placement before = placement == null ? placements.remove(key) : placements.put(key, placement);
     put(entries, key, entry);
-    if (before != null && !before.equals(placement) && builds.containsKey(before.zone())) {
-      builds.get(before.zone()).claim(key, before.slot(), false, entries::get);
+    if (!Objects.equals(before, placement)) {
+      claim(key, before, false);
     }
-    if (placement != null && builds.containsKey(placement.zone())) {
-      builds.get(placement.zone()).claim(key, placement.slot(), true, entries::get);
+    claim(key, placement, true);
+  }
+
+  /** {@code key} serves (or no longer serves) at {@code placement}, if that zone is served. */
+  private void claim(String key, Placement placement, boolean served) {
+    ZoneBuild build = placement == null ? null : builds.get(placement.zone());
+    if (build != null) {
+      build.claim(key, placement.slot(), served, entries::get);
     }
   }
 

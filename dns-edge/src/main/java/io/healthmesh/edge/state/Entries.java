@@ -27,11 +27,10 @@ final class Entries {
   static RecordSetEntry entry(ResourceRecordSet rrs, Name owner, int type, Plan plan, long version,
       RecordSetEntry previous) throws TextParseException {
     List<String> rrdatas = rrdatas(plan);
-    if (previous != null && previous.config() == rrs && previous.type() == type
-        && previous.records().keySet().containsAll(rrdatas) && previous.records().size() == rrdatas.size()) {
+    boolean reuse = previous != null && previous.config() == rrs && previous.type() == type;
+    if (reuse && previous.records().size() == rrdatas.size() && previous.records().keySet().containsAll(rrdatas)) {
       return new RecordSetEntry(rrs, owner, type, plan, version, previous.records(), previous.wire());
     }
-    boolean reuse = previous != null && previous.config() == rrs && previous.type() == type;
     Map<String, Record> records = new HashMap<>();
     Map<String, byte[]> wire = new HashMap<>();
     for (String rrdata : rrdatas) {

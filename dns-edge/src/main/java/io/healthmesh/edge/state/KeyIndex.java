@@ -2,15 +2,15 @@ package io.healthmesh.edge.state;
 
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * Record-set keys by what they depend on (a target, a zone). Most targets are checked by one
- * record set, so a lone key is stored as itself and only a shared target gets a set: at
- * 200,000 targets that saves a hash set each.
+ * Record-set keys by what they belong to (a target they check, a zone, a slot they claim). Most
+ * targets and slots have one key, so a lone key is stored as itself and only a shared one gets a
+ * set: at 200,000 targets that saves a set each. Keys are kept sorted, so that of several keys
+ * claiming one slot the same one always wins, whatever the order they came in.
  */
 final class KeyIndex<T> {
   private final Map<T, Object> keys = new HashMap<>();
@@ -18,7 +18,7 @@ final class KeyIndex<T> {
   void add(T on, String key) {
     keys.merge(on, key, (had, added) -> {
       if (had instanceof String s) {
-        return s.equals(added) ? s : new HashSet<>(List.of(s, (String) added));
+        return s.equals(added) ? s : new TreeSet<>(List.of(s, (String) added));
       }
       cast(had).add((String) added);
       return had;
@@ -30,9 +30,9 @@ final class KeyIndex<T> {
       if (had instanceof String s) {
         return s.equals(key) ? null : s;
       }
-      Set<String> set = cast(had);
+      TreeSet<String> set = cast(had);
       set.remove(key);
-      return set.size() == 1 ? set.iterator().next() : set;
+      return set.size() == 1 ? set.first() : set;
     });
   }
 
@@ -41,8 +41,14 @@ final class KeyIndex<T> {
     return had == null ? List.of() : had instanceof String s ? List.of(s) : cast(had);
   }
 
+  /** The smallest key, or null when there is none. */
+  String first(T on) {
+    Object had = keys.get(on);
+    return had == null ? null : had instanceof String s ? s : cast(had).first();
+  }
+
   @SuppressWarnings("unchecked")
-  private static Set<String> cast(Object o) {
-    return (Set<String>) o;
+  private static TreeSet<String> cast(Object o) {
+    return (TreeSet<String>) o;
   }
 }

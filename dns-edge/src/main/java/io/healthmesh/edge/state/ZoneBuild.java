@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Name;
@@ -27,7 +26,7 @@ final class ZoneBuild {
   private final ZoneAccess access;
   private final Name soaHost;
   private final Name soaAdmin;
-  private final Map<Slot, Object> claims = new HashMap<>(); // a key, or a TreeSet of keys
+  private final KeyIndex<Slot> claims = new KeyIndex<>();
   private final Map<Name, int[]> ownersAtOrBelow = new HashMap<>();
   private Set<Name> touched = new HashSet<>();
   private ShardedMap<Name, Map<Integer, RecordSetEntry>> names = ShardedMap.empty();
@@ -66,41 +65,13 @@ final class ZoneBuild {
     if (!slot.owner().subdomain(origin)) {
       return;
     }
-    Object before = claims.get(slot);
-    Object after = served ? with(before, key) : without(before, key);
-    if (after == null) {
-      claims.remove(slot);
+    if (served) {
+      claims.add(slot, key);
     } else {
-      claims.put(slot, after);
+      claims.remove(slot, key);
     }
-    String winner = after == null ? null : after instanceof String s ? s : ((TreeSet<?>) after).first().toString();
+    String winner = claims.first(slot);
     serve(slot, winner == null ? null : entries.apply(winner));
-  }
-
-  private static Object with(Object claim, String key) {
-    if (claim == null || claim.equals(key)) {
-      return key;
-    }
-    TreeSet<String> keys = claim instanceof String s ? new TreeSet<>(Set.of(s)) : cast(claim);
-    keys.add(key);
-    return keys;
-  }
-
-  private static Object without(Object claim, String key) {
-    if (claim == null || claim.equals(key)) {
-      return null;
-    }
-    if (claim instanceof String) {
-      return claim;
-    }
-    TreeSet<String> keys = cast(claim);
-    keys.remove(key);
-    return keys.size() == 1 ? keys.first() : keys;
-  }
-
-  @SuppressWarnings("unchecked")
-  private static TreeSet<String> cast(Object claim) {
-    return (TreeSet<String>) claim;
   }
 
   private void serve(Slot slot, RecordSetEntry entry) {
