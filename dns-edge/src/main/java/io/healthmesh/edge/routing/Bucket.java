@@ -11,15 +11,23 @@ import java.util.List;
  * @param weight WRR weight, 0 for the other kinds
  * @param location region of a geolocation item, empty otherwise
  * @param healthy R-DNS-4, R-GEO-4, R-GEO-6: what the bucket returns: unchecked and healthy checked rrdatas
- * @param checkedAllUnhealthy R-WRR-5: it has health-checked addresses and all of them are UNHEALTHY
- * @param dead R-GEO-3: every address is health checked and every one is UNHEALTHY
+ * @param all what it returns when failing open (R-WRR-8, R-FO-5, R-GEO-5)
  */
 public record Bucket(String label, int weight, String location, List<Address> addresses, List<String> healthy,
-    List<String> all, boolean checkedAllUnhealthy, boolean dead) {
+    List<String> all) {
 
   public Bucket(String label, int weight, String location, List<Address> addresses) {
-    this(label, weight, location, List.copyOf(addresses), rrdatas(addresses, true), rrdatas(addresses, false),
-        checkedAllUnhealthy(addresses), dead(addresses));
+    this(label, weight, location, List.copyOf(addresses), rrdatas(addresses, true), rrdatas(addresses, false));
+  }
+
+  /**
+   * The one eligibility rule of every policy (R-DNS-4; R-WRR-5, R-FO-2, R-GEO-3 are its cases):
+   * an item is eligible while it has an address to answer with. An address without a health
+   * check is always healthy, so an item mixing checked and unchecked addresses stays eligible
+   * when its checked ones fail, and answers with the unchecked ones.
+   */
+  public boolean eligible() {
+    return !healthy.isEmpty();
   }
 
   private static List<String> rrdatas(List<Address> addresses, boolean healthyOnly) {
@@ -30,30 +38,5 @@ public record Bucket(String label, int weight, String location, List<Address> ad
       }
     }
     return List.copyOf(out);
-  }
-
-  private static boolean checkedAllUnhealthy(List<Address> addresses) {
-    boolean anyChecked = false;
-    for (Address a : addresses) {
-      if (a.checked()) {
-        anyChecked = true;
-        if (a.healthy()) {
-          return false;
-        }
-      }
-    }
-    return anyChecked;
-  }
-
-  private static boolean dead(List<Address> addresses) {
-    if (addresses.isEmpty()) {
-      return false;
-    }
-    for (Address a : addresses) {
-      if (!a.checked() || a.healthy()) {
-        return false;
-      }
-    }
-    return true;
   }
 }

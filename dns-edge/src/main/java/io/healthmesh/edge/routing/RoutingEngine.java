@@ -39,7 +39,7 @@ public final class RoutingEngine {
     boolean allZero = true;
     for (Bucket b : items) {
       allZero &= b.weight() == 0;
-      if (!b.checkedAllUnhealthy()) { // R-WRR-5
+      if (b.eligible()) { // R-WRR-5, R-DNS-4
         eligible++;
         weighted += b.weight();
       }
@@ -47,7 +47,7 @@ public final class RoutingEngine {
     if (weighted > 0) { // R-WRR-2, R-WRR-4: zero-weight items get nothing
       long draw = random.nextLong(weighted);
       for (Bucket b : items) {
-        if (!b.checkedAllUnhealthy() && (draw -= b.weight()) < 0) {
+        if (b.eligible() && (draw -= b.weight()) < 0) {
           return chosen(b, DecisionReason.WEIGHT_DRAW, random);
         }
       }
@@ -56,7 +56,7 @@ public final class RoutingEngine {
       // R-WRR-3 (all zero: even split) or R-WRR-6 (zero-weight items stand in for failed ones).
       int pick = random.nextInt(eligible);
       for (Bucket b : items) {
-        if (!b.checkedAllUnhealthy() && pick-- == 0) {
+        if (b.eligible() && pick-- == 0) {
           return chosen(b, allZero ? DecisionReason.WEIGHT_DRAW : DecisionReason.FAILOVER, random);
         }
       }
@@ -73,13 +73,13 @@ public final class RoutingEngine {
     Bucket first = nearest.get(0);
     DecisionReason located = first.location().equals(sourceRegion) ? DecisionReason.GEO_MATCH : DecisionReason.GEO_FALLBACK;
     if (plan.fencing()) {
-      if (first.dead()) {
+      if (!first.eligible()) {
         return failOpen(first, first.label(), random, DecisionReason.FENCE); // R-GEO-5
       }
       return chosen(first, located, random);
     }
     for (Bucket b : nearest) {
-      if (!b.dead()) { // R-GEO-3; a mixed item answers with its unchecked addresses (R-GEO-4)
+      if (b.eligible()) { // R-GEO-3; a mixed item answers with its unchecked addresses (R-GEO-4)
         return chosen(b, b == first ? located : DecisionReason.GEO_FALLBACK, random);
       }
     }
@@ -88,13 +88,19 @@ public final class RoutingEngine {
 
   /** R-FO-1..5. */
   private Decision failover(Plan.Failover plan, String sourceRegion, RandomGenerator random) {
-    boolean primaryUp = !plan.primary().checkedAllUnhealthy();
+    boolean primaryUp = plan.primary().eligible();
     boolean trickle = plan.trickle() > 0 && random.nextDouble() < plan.trickle(); // R-FO-3
     if (trickle || !primaryUp) {
       Decision backup = geo(plan.backup(), sourceRegion, random);
-      if (backup.reason() != DecisionReason.FAIL_OPEN && backup.reason() != DecisionReason.FENCE) {
+      boolean backupUp = backup.reason() != DecisionReason.FAIL_OPEN && backup.reason() != DecisionReason.FENCE;
+      if (backupUp) {
         return new Decision("backup/" + backup.bucket(), trickle && primaryUp ? DecisionReason.TRICKLE
             : DecisionReason.FAILOVER, backup.answer(), backup.considered()); // R-FO-2, R-FO-4
+      }
+      if (trickle && !primaryUp) {
+        // R-FO-5: everything is down, so answer as if everything were up: the trickle share
+        // still goes to the backup, and a manual failover (1.0) stays on it.
+        return new Decision("backup/" + backup.bucket(), DecisionReason.FAIL_OPEN, backup.answer(), backup.considered());
       }
     }
     if (primaryUp) {

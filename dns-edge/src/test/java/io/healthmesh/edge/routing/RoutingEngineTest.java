@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
 
 /** SPEC section 4 routing rules, with a seeded random source so that every run is the same. */
@@ -163,11 +164,92 @@ class RoutingEngineTest {
 
   @Test
   void failsOpenToThePrimary_whenPrimaryAndBackupAllFail_R_FO_5() {
-    Plan.Geo backup = new Plan.Geo(List.of(geo("us-east4", down("10.2.0.100"))), false);
-    Plan plan = new Plan.Failover(new Bucket("primary", 0, "", List.of(down("10.1.0.100"), down("10.1.0.101"))), backup, 0.1);
-    Decision d = engine.answer(plan, "us-east1", random);
+    Decision d = engine.answer(allDown(0.0, false), "us-east1", random);
     assertThat(d.reason()).isEqualTo(DecisionReason.FAIL_OPEN);
     assertThat(d.answer()).containsExactlyInAnyOrder("10.1.0.100", "10.1.0.101");
+  }
+
+  @Test
+  void keepsTheTrickleSplit_whenPrimaryAndBackupAllFail_R_FO_5() {
+    for (boolean fenced : new boolean[] {false, true}) {
+      Map<String, Integer> counts = draw(allDown(0.1, fenced), "us-east1", DRAWS);
+      assertThat(counts).containsOnlyKeys("primary", "backup/geo[us-east4]");
+      // Binomial(100000, 0.1): sd ~95; 5 sd either side.
+      assertThat(counts.get("backup/geo[us-east4]")).isBetween(10_000 - 475, 10_000 + 475);
+    }
+    SplittableRandom source = new SplittableRandom(3);
+    Decision backup = engine.answer(allDown(0.1, false), "us-east1", new RandomGenerator() {
+      @Override
+      public long nextLong() {
+        return source.nextLong();
+      }
+
+      @Override
+      public double nextDouble() {
+        return 0.0; // the trickle draw picks the backup
+      }
+    });
+    assertThat(backup.reason()).isEqualTo(DecisionReason.FAIL_OPEN);
+    assertThat(backup.answer()).containsExactly("10.2.0.100");
+  }
+
+  @Test
+  void keepsAManualFailoverOnTheBackup_whenPrimaryAndBackupAllFail_R_FO_5() {
+    for (boolean fenced : new boolean[] {false, true}) {
+      Map<String, Integer> counts = draw(allDown(1.0, fenced), "us-east1", 10_000);
+      assertThat(counts).containsOnlyKeys("backup/geo[us-east4]");
+    }
+    assertThat(engine.answer(allDown(1.0, false), "us-east1", random).reason()).isEqualTo(DecisionReason.FAIL_OPEN);
+  }
+
+  @Test
+  void answersTheHealthyPrimary_whenTheTrickleDrawFindsTheBackupDown_R_FO_3() {
+    Plan.Geo backup = new Plan.Geo(List.of(geo("us-east4", down("10.2.0.100"))), false);
+    Plan plan = new Plan.Failover(new Bucket("primary", 0, "", List.of(up("10.1.0.100"))), backup, 1.0);
+    Decision d = engine.answer(plan, "us-east1", random);
+    assertThat(d.reason()).isEqualTo(DecisionReason.PRIMARY);
+    assertThat(d.answer()).containsExactly("10.1.0.100");
+  }
+
+  @Test
+  void keepsAMixedItemEligibleWithItsUncheckedAddress_whenItsCheckedOneFails_R_DNS_4() {
+    Plan plan = new Plan.Wrr(List.of(wrr(0, 50, down("10.0.0.1"), free("10.0.0.2")), wrr(1, 50, up("10.0.1.1"))));
+    Map<String, Integer> counts = new HashMap<>();
+    for (int i = 0; i < DRAWS; i++) {
+      Decision d = engine.answer(plan, "us-east1", random);
+      counts.merge(d.bucket(), 1, Integer::sum);
+      if (d.bucket().equals("wrr[0]")) {
+        assertThat(d.answer()).containsExactly("10.0.0.2");
+        assertThat(d.reason()).isEqualTo(DecisionReason.WEIGHT_DRAW);
+      }
+    }
+    assertThat(chiSquare(counts, Map.of("wrr[0]", 0.5, "wrr[1]", 0.5), DRAWS)).isLessThan(CHI2_DF1);
+    // Alone, the mixed item still answers with its unchecked address rather than failing open.
+    Decision alone = engine.answer(new Plan.Wrr(List.of(wrr(0, 1, down("10.0.0.1"), free("10.0.0.2")))), "us-east1", random);
+    assertThat(alone.reason()).isEqualTo(DecisionReason.WEIGHT_DRAW);
+    assertThat(alone.answer()).containsExactly("10.0.0.2");
+  }
+
+  @Test
+  void appliesOneEligibilityRuleToEveryPolicy_R_DNS_4() {
+    Bucket mixed = new Bucket("x", 1, "us-east1", List.of(down("10.0.0.1"), free("10.0.0.2")));
+    Bucket checkedDown = new Bucket("y", 1, "us-east1", List.of(down("10.0.0.1"), down("10.0.0.3")));
+    Bucket unknown = new Bucket("z", 1, "us-east1", List.of(new Address("10.0.0.4", true, HealthStatus.UNKNOWN)));
+    assertThat(mixed.eligible()).isTrue();
+    assertThat(checkedDown.eligible()).isFalse();
+    assertThat(unknown.eligible()).isTrue();
+    assertThat(new Bucket("empty", 1, "", List.of()).eligible()).isFalse();
+    Plan.Geo backup = new Plan.Geo(List.of(geo("us-east4", up("10.2.0.100"))), false);
+    Decision primary = engine.answer(new Plan.Failover(new Bucket("primary", 0, "", mixed.addresses()), backup, 0.0),
+        "us-east1", random);
+    assertThat(primary.reason()).isEqualTo(DecisionReason.PRIMARY);
+    assertThat(primary.answer()).containsExactly("10.0.0.2");
+  }
+
+  private static Plan allDown(double trickle, boolean fenced) {
+    Plan.Geo backup = new Plan.Geo(List.of(geo("us-east4", down("10.2.0.100")), geo("europe-west1", down("10.3.0.100"))),
+        fenced);
+    return new Plan.Failover(new Bucket("primary", 0, "", List.of(down("10.1.0.100"), down("10.1.0.101"))), backup, trickle);
   }
 
   @Test
