@@ -53,6 +53,11 @@ abstract class ApplyCommand implements Callable<Integer> {
     Catalog current = online() ? topics.read(warnings) : new Catalog();
     warnings.forEach(w -> err.println("warning: " + w));
     problems.addAll(Validator.check(current, read.resources()));
+    List<String> cautions = Validator.warnings(read.resources());
+    cautions.forEach(w -> err.println("warning: " + w));
+    if (!cautions.isEmpty()) {
+      err.println(cautions.size() + " warning(s)");
+    }
     if (!problems.isEmpty()) {
       problems.forEach(err::println);
       err.println(problems.size() + " problem(s); nothing was " + (write() ? "applied" : "changed"));

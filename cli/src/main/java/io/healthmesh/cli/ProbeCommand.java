@@ -1,5 +1,6 @@
 package io.healthmesh.cli;
 
+import io.healthmesh.net.IpAddress;
 import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.probe.Heartbeats;
 import io.healthmesh.cli.probe.ProbeLines;
@@ -159,6 +160,10 @@ final class ProbeCommand extends CommandGroup {
           s.get();
         }
         return sent.size();
+      }
+      if (r.getBackendService() == null || r.getBackendService().isBlank()) {
+        // Keyed by its address, so one spelling for every prober puts it on one partition (R-DNSHC-1).
+        r.setEndpointId(IpAddress.canonicalOrSame(r.getEndpointId()));
       }
       producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, r.getEventTime().toEpochMilli(),
           ProbeLines.key(r), r)).get();

@@ -49,6 +49,39 @@ class HealthctlTest {
     assertThat(err.toString()).contains(file + ":1: healthyPercentThreshold: 150 is outside 0..100 (R-AGG-1)");
   }
 
+  @Test
+  void printsAndCountsWarnings_whenValidatingAShortExternalInterval_R_DNSHC_4(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path file = dir.resolve("fast.yaml");
+    java.nio.file.Files.writeString(file, """
+        kind: ManagedZone
+        name: z
+        dnsName: z.internal.
+        networks: [10.0.0.0/8]
+        ---
+        kind: ResourceRecordSet
+        zone: z
+        name: api.z.internal.
+        type: A
+        ttl: 30
+        routingPolicy:
+          healthCheck: {checkIntervalSec: 5}
+          wrr:
+            items:
+              - weight: 1
+                rrdatas: [10.2.0.7]
+                healthCheckedTargets: {externalEndpoints: [10.2.0.7]}
+        """);
+    StringWriter err = new StringWriter();
+    StringWriter out = new StringWriter();
+    int exit = Healthctl.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+        .execute("validate", "--offline", "-f", file.toString());
+    assertThat(exit).isZero();
+    assertThat(err.toString()).contains("warning: " + file + ":2: routingPolicy.healthCheck.checkIntervalSec: 5 s is"
+        + " below the usual 30 s minimum").contains("(R-DNSHC-4)").contains("1 warning(s)");
+    assertThat(out.toString()).contains("valid");
+  }
+
   private static void collect(CommandLine line, String prefix, List<String> paths) {
     line.getSubcommands().forEach((name, sub) -> {
       if (!name.equals("help")) {

@@ -17,6 +17,7 @@ import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.config.LoadBalancerType;
 import io.healthmesh.internal.ExternalEndpointRef;
+import io.healthmesh.net.IpAddress;
 import io.healthmesh.internal.ForwardingRuleRef;
 import io.healthmesh.internal.ServiceSnapshot;
 import io.healthmesh.schemas.AvroDeserializationException;
@@ -116,6 +117,10 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       metrics.heartbeat();
       advanceClock(probe.getEventTime().toEpochMilli());
       return;
+    }
+    if (isExternal(probe.getBackendService())) {
+      // One spelling of an address for every prober and record set (R-DNSHC-1).
+      probe.setEndpointId(IpAddress.canonicalOrSame(probe.getEndpointId()));
     }
     String problem = probeProblem(record.key(), probe, origin);
     if (problem != null) {
@@ -245,7 +250,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       return "endpointId is missing (R-EP-1)";
     }
     String expectedKey = isExternal(probe.getBackendService()) ? probe.getEndpointId() : probe.getBackendService();
-    if (!expectedKey.equals(key)) {
+    if (!expectedKey.equals(key) && !(isExternal(probe.getBackendService()) && expectedKey.equals(IpAddress.canonical(key)))) {
       return "record key '" + key + "' is not '" + expectedKey
           + "'; probe results are keyed by backend service, or by address for an external endpoint";
     }

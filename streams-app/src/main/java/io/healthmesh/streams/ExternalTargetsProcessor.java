@@ -1,15 +1,14 @@
 package io.healthmesh.streams;
 
-import io.healthmesh.streams.rules.Addresses;
-import io.healthmesh.streams.rules.DnsTargets;
-
 import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.events.DeadLetterReason;
 import io.healthmesh.internal.ExternalEndpointRef;
+import io.healthmesh.net.IpAddress;
 import io.healthmesh.schemas.AvroDeserializationException;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.DeadLetters.Origin;
+import io.healthmesh.streams.rules.DnsTargets;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -57,7 +56,7 @@ final class ExternalTargetsProcessor implements Processor<String, byte[], String
       }
     }
     List<String> now = rrs == null ? List.of() : DnsTargets.externalEndpoints(rrs);
-    List<String> invalid = now.stream().filter(a -> !Addresses.isIp(a)).toList();
+    List<String> invalid = now.stream().filter(a -> IpAddress.parse(a) == null).toList();
     if (!invalid.isEmpty()) {
       deadLetter(DeadLetterReason.INVALID, "ResourceRecordSet " + key + " rejected by the health topology: external endpoints "
           + invalid + " are not IP addresses (R-DNSHC-1)", origin, key, record.value());

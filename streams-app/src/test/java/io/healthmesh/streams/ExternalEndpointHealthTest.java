@@ -38,6 +38,18 @@ class ExternalEndpointHealthTest {
   }
 
   @Test
+  void judgesAnAddressUnderOneSpelling_whateverTheRecordSetAndTheProberWrite_R_DNSHC_1() {
+    h.wrrWithExternalEndpoints("v6.example.internal.", List.of("FD00:113:0:0::11"), null, T0);
+    h.externalProbe("fd00:113::11", false, T0.plusSeconds(1));
+    h.externalProbe("fd00:0113:0:0:0:0:0:11", false, T0.plusSeconds(31));
+
+    assertThat(h.status(EntityKind.EXTERNAL_ENDPOINT, "fd00:113::11")).isEqualTo(HealthStatus.UNHEALTHY);
+    h.drain();
+    assertThat(h.probeDeadLetters).isEmpty();
+    assertThat(h.stateLog).noneMatch(kv -> kv.key.getName().startsWith("FD00") || kv.key.getName().contains("0113"));
+  }
+
+  @Test
   void defaultsTo30SecondChecks_soStaleAfter90Seconds_R_DNSHC_4() {
     h.wrrWithExternalEndpoints("api.example.internal.", List.of("10.2.0.100"), null, T0);
     h.externalProbe("10.2.0.100", true, T0.plusSeconds(1));

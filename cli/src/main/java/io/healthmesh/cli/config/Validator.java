@@ -47,6 +47,17 @@ public final class Validator {
     return new Validator(before, changes).problems(changes);
   }
 
+  /** What {@code changes} do that is allowed but worth saying, as {@code origin: field: message (rule id)}. */
+  public static List<String> warnings(List<Resource> changes) {
+    List<String> warnings = new ArrayList<>();
+    for (Resource change : changes) {
+      if (change.kind() == ResourceKind.RESOURCE_RECORD_SET && change.value() != null) {
+        DnsConfigRules.warnings((ResourceRecordSet) change.value()).forEach(w -> warnings.add(change.origin() + ": " + w));
+      }
+    }
+    return warnings;
+  }
+
   private List<String> problems(List<Resource> changes) {
     List<String> problems = new ArrayList<>();
     for (Resource change : changes) {

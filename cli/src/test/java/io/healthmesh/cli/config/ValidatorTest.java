@@ -170,6 +170,49 @@ class ValidatorTest {
   }
 
   @Test
+  void rejectsAnExternalCheckIntervalAbove300s_andWarnsBelow30s_R_DNSHC_4() {
+    String every = wrr(10, 10).replace("routingPolicy:\n", "routingPolicy:\n  healthCheck: {checkIntervalSec: %d}\n");
+    assertThat(problems(every.formatted(400))).containsExactly("test.yaml:1: routingPolicy.healthCheck.checkIntervalSec:"
+        + " 400 s is above the 300 s maximum for external endpoints (R-DNSHC-4)");
+    assertThat(problems(every.formatted(0))).containsExactly(
+        "test.yaml:1: routingPolicy.healthCheck.checkIntervalSec: 0 must be at least 1 (R-EP-4)");
+    for (int allowed : new int[] {5, 30, 300}) {
+      assertThat(problems(every.formatted(allowed))).isEmpty();
+    }
+    assertThat(Validator.warnings(Configs.resources(every.formatted(5)))).containsExactly(
+        "test.yaml:1: routingPolicy.healthCheck.checkIntervalSec: 5 s is below the usual 30 s minimum for external"
+            + " endpoints; accepted, and every endpoint of the record set is probed that often (R-DNSHC-4)");
+    assertThat(Validator.warnings(Configs.resources(every.formatted(30)))).isEmpty();
+    assertThat(Validator.warnings(Configs.resources(wrr(10, 10)))).isEmpty(); // no healthCheck: 30 s (R-DNSHC-4)
+    assertThat(Validator.warnings(Configs.demo())).isEmpty();
+  }
+
+  @Test
+  void matchesACheckedAddressToItsRrdataHoweverSpelled_andRejectsOnesThatMatchNone_R_DNSHC_1() {
+    String v6 = """
+        kind: ResourceRecordSet
+        zone: internal
+        name: v6.example.internal.
+        type: AAAA
+        ttl: 30
+        routingPolicy:
+          wrr:
+            items:
+              - weight: 1
+                rrdatas: [fd00:113::11]
+                healthCheckedTargets: {externalEndpoints: [%s]}
+        """;
+    assertThat(problems(v6.formatted("FD00:113:0:0::11"))).isEmpty();
+    assertThat(problems(v6.formatted("fd00:113::12"))).containsExactly("test.yaml:1: routingPolicy.wrr.items[0]"
+        + ".healthCheckedTargets.externalEndpoints: 'fd00:113::12' is none of the item's rrdatas, so its health would"
+        + " decide nothing (R-DNSHC-1)");
+    assertThat(problems(v6.formatted("'::::'"))).containsExactly("test.yaml:1: routingPolicy.wrr.items[0]"
+        + ".healthCheckedTargets.externalEndpoints: '::::' is not an AAAA address (R-DNSHC-1)");
+    assertThat(problems(v6.formatted("fd00:113::11").replace("[fd00:113::11]", "['::::']")))
+        .anySatisfy(p -> assertThat(p).contains("'::::' is not valid AAAA data"));
+  }
+
+  @Test
   void rejects_whenAWeightIsAbove1000() {
     // R-WRR-1
     assertThat(problems(wrr(1001, 0))).containsExactly(

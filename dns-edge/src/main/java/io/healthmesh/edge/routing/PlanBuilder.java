@@ -11,6 +11,7 @@ import io.healthmesh.config.RoutingPolicy;
 import io.healthmesh.config.WrrItem;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthStatus;
+import io.healthmesh.net.IpAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,7 +82,8 @@ public final class PlanBuilder {
       return;
     }
     checked.getInternalLoadBalancers().forEach(lb -> target.accept(EntityKind.FORWARDING_RULE, lb.getForwardingRule()));
-    checked.getExternalEndpoints().forEach(address -> target.accept(EntityKind.EXTERNAL_ENDPOINT, address));
+    checked.getExternalEndpoints()
+        .forEach(address -> target.accept(EntityKind.EXTERNAL_ENDPOINT, IpAddress.canonicalOrSame(address)));
   }
 
   private static Plan.Geo geo(GeoPolicy geo, Targets targets) {
@@ -93,12 +95,16 @@ public final class PlanBuilder {
     return new Plan.Geo(items, geo.getEnableFencing());
   }
 
-  /** An rrdata is health checked when one of the item's targets has that address. */
+  /**
+   * An rrdata is health checked when one of the item's targets has that address, however either
+   * is spelled (R-DNSHC-1): both are compared in canonical form.
+   */
   private static List<Address> addresses(List<String> rrdatas, HealthCheckedTargets checked, Targets targets) {
     Map<String, Address> byAddress = targetAddresses(checked, targets);
     List<Address> addresses = new ArrayList<>();
     for (String rrdata : rrdatas) {
-      addresses.add(byAddress.getOrDefault(rrdata, Address.unchecked(rrdata)));
+      Address target = byAddress.get(IpAddress.canonicalOrSame(rrdata));
+      addresses.add(target == null ? Address.unchecked(rrdata) : new Address(rrdata, true, target.status()));
     }
     return addresses;
   }
@@ -111,11 +117,12 @@ public final class PlanBuilder {
     for (LoadBalancerTarget lb : checked.getInternalLoadBalancers()) {
       ForwardingRule rule = targets.forwardingRule(lb.getForwardingRule());
       if (rule != null) {
-        byAddress.put(rule.getIpAddress(), new Address(rule.getIpAddress(), true,
-            targets.health(EntityKind.FORWARDING_RULE, rule.getName())));
+        String address = IpAddress.canonicalOrSame(rule.getIpAddress());
+        byAddress.put(address, new Address(address, true, targets.health(EntityKind.FORWARDING_RULE, rule.getName())));
       }
     }
-    for (String address : checked.getExternalEndpoints()) {
+    for (String external : checked.getExternalEndpoints()) {
+      String address = IpAddress.canonicalOrSame(external);
       byAddress.put(address, new Address(address, true, targets.health(EntityKind.EXTERNAL_ENDPOINT, address)));
     }
     return byAddress;

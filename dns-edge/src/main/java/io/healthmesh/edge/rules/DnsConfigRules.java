@@ -10,7 +10,9 @@ import io.healthmesh.config.RoutingPolicy;
 import io.healthmesh.config.WrrItem;
 import io.healthmesh.config.ZoneType;
 import io.healthmesh.config.ZoneVisibility;
-import io.healthmesh.edge.state.Cidr;
+import io.healthmesh.net.Cidr;
+import io.healthmesh.net.IpAddress;
+import io.healthmesh.rules.HealthCheckRules;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -18,7 +20,6 @@ import java.util.List;
 import java.util.Set;
 import java.net.InetAddress;
 import org.xbill.DNS.ARecord;
-import org.xbill.DNS.Address;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Record;
@@ -67,6 +68,15 @@ public final class DnsConfigRules {
     return problems;
   }
 
+  /** What is allowed but worth saying when the record set is validated or applied. */
+  public static List<String> warnings(ResourceRecordSet r) {
+    RoutingPolicy policy = r.getRoutingPolicy();
+    if (policy == null || policy.getHealthCheck() == null) {
+      return List.of();
+    }
+    return HealthCheckRules.externalWarnings("routingPolicy.healthCheck", policy.getHealthCheck());
+  }
+
   /** @param zone the record set's zone, or null when it is not known (then zone rules are skipped) */
   public static List<String> recordSet(String key, ResourceRecordSet r, ManagedZone zone) {
     List<String> problems = new ArrayList<>();
@@ -101,6 +111,9 @@ public final class DnsConfigRules {
     if (types != 1) {
       problems.add("routingPolicy: sets " + types + " policy types; exactly one of wrr, geo, primaryBackup is allowed"
           + " (a failover's backup is its own geo policy) (R-DNS-1)");
+    }
+    if (policy.getHealthCheck() != null) {
+      problems.addAll(HealthCheckRules.externalProblems("routingPolicy.healthCheck", policy.getHealthCheck()));
     }
     if (zone != null && zone.getZoneType() != ZoneType.STANDARD) {
       problems.add("routingPolicy: zone '" + zone.getName() + "' is a " + zone.getZoneType()
@@ -189,6 +202,17 @@ public final class DnsConfigRules {
     rrdatas(field + ".rrdatas", r, rrdatas, problems);
     if (checked != null) {
       targets(field + ".healthCheckedTargets", r, checked, problems);
+      if (!CHECKABLE_TYPES.contains(r.getType())) {
+        return;
+      }
+      Set<String> answered = new HashSet<>();
+      rrdatas.forEach(rrdata -> answered.add(IpAddress.canonicalOrSame(rrdata)));
+      for (String address : checked.getExternalEndpoints()) {
+        if (IpAddress.parse(address) != null && !answered.contains(IpAddress.canonical(address))) {
+          problems.add(field + ".healthCheckedTargets.externalEndpoints: '" + address + "' is none of the item's rrdatas,"
+              + " so its health would decide nothing (R-DNSHC-1)");
+        }
+      }
     }
   }
 
@@ -237,23 +261,29 @@ public final class DnsConfigRules {
   }
 
   private static boolean isAddress(String text, String type) {
-    return org.xbill.DNS.Address.isDottedQuad(text) ? type.equals("A")
-        : text.contains(":") && org.xbill.DNS.Address.toByteArray(text, org.xbill.DNS.Address.IPv6) != null
-            && type.equals("AAAA");
+    byte[] bytes = IpAddress.parse(text);
+    return bytes != null && (bytes.length == 4 ? type.equals("A") : type.equals("AAAA"));
   }
 
   /**
    * One rrdata as the record the edge serves; the check above and the edge's snapshot both read
-   * rrdatas through here. Most rrdatas are IPv4 addresses: those are read straight, as dnsjava's
-   * own A parser does, without its tokenizer (most of the cost of reading 100,000 record sets).
+   * rrdatas through here. Addresses are read by {@link IpAddress}, as every component reads them;
+   * IPv4 ones are built straight, without dnsjava's tokenizer (most of the cost of reading 100,000
+   * record sets).
    */
   public static Record record(Name owner, int type, long ttl, String rrdata) throws IOException {
-    byte[] v4 = type == Type.A ? Address.toByteArray(rrdata, Address.IPv4) : null;
-    if (v4 != null) {
-      return new ARecord(owner, DClass.IN, ttl, InetAddress.getByAddress(v4));
+    if (type == Type.A || type == Type.AAAA) {
+      byte[] bytes = IpAddress.parse(rrdata);
+      if (bytes == null || bytes.length != (type == Type.A ? 4 : 16)) {
+        throw new TextParseException("'" + rrdata + "' is not an " + (type == Type.A ? "IPv4" : "IPv6") + " address");
+      }
+      if (type == Type.A) {
+        return new ARecord(owner, DClass.IN, ttl, InetAddress.getByAddress(bytes));
+      }
     }
     return Record.fromString(owner, type, DClass.IN, ttl, rrdata, owner);
   }
+
 
   private static Name parseName(String text) {
     try {

@@ -1,6 +1,7 @@
 package io.healthmesh.edge.state;
 
 import io.healthmesh.config.ZoneVisibility;
+import io.healthmesh.net.Cidr;
 import java.net.InetAddress;
 import java.util.List;
 

@@ -1,6 +1,7 @@
 package io.healthmesh.edge.state;
 
 import io.healthmesh.config.ManagedZone;
+import io.healthmesh.net.Cidr;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;

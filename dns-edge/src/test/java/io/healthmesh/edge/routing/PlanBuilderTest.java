@@ -64,6 +64,24 @@ class PlanBuilderTest {
   }
 
   @Test
+  void matchesAnAddressSpelledDifferentlyInTheCheckAndTheRrdata_R_DNSHC_1() {
+    health.put("EXTERNAL_ENDPOINT|fd00:113::11", HealthStatus.UNHEALTHY);
+    ResourceRecordSet rrs = ResourceRecordSet.newBuilder().setZone("internal").setName("v6.example.internal.")
+        .setType("AAAA").setRoutingPolicy(RoutingPolicy.newBuilder().setWrr(WrrPolicy.newBuilder().setItems(List.of(
+            WrrItem.newBuilder().setWeight(1).setRrdatas(List.of("fd00:113::11", "fd00:113::12"))
+                .setHealthCheckedTargets(HealthCheckedTargets.newBuilder()
+                    .setExternalEndpoints(List.of("FD00:113:0:0::11")).build()).build())).build()).build()).build();
+
+    Plan.Wrr plan = (Plan.Wrr) PlanBuilder.plan(rrs, targets);
+
+    assertThat(plan.items().get(0).addresses()).containsExactly(
+        new Address("fd00:113::11", true, HealthStatus.UNHEALTHY), Address.unchecked("fd00:113::12"));
+    List<String> keys = new java.util.ArrayList<>();
+    PlanBuilder.checkedTargets(rrs, (kind, name) -> keys.add(kind + "|" + name));
+    assertThat(keys).containsExactly("EXTERNAL_ENDPOINT|fd00:113::11"); // the name the topology publishes
+  }
+
+  @Test
   void treatsMissingHealthAsUnknownAndHealthyButCountsIt() {
     ResourceRecordSet rrs = ResourceRecordSet.newBuilder().setZone("internal").setName("db.example.internal.")
         .setType("A").setRoutingPolicy(RoutingPolicy.newBuilder().setPrimaryBackup(PrimaryBackupPolicy.newBuilder()

@@ -6,9 +6,10 @@ import io.healthmesh.config.CompositeHealthCheck;
 import io.healthmesh.config.Endpoint;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.HealthAggregationPolicy;
-import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.config.HealthSource;
 import io.healthmesh.config.LoadBalancingScheme;
+import io.healthmesh.net.IpAddress;
+import io.healthmesh.rules.HealthCheckRules;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,19 +31,7 @@ public final class ConfigRules {
   public static List<String> backendService(String key, BackendService s) {
     List<String> problems = new ArrayList<>();
     name(key, s.getName(), problems);
-    HealthCheckSpec hc = s.getHealthCheck();
-    if (hc.getHealthyThreshold() < 1) {
-      problems.add("healthCheck.healthyThreshold: " + hc.getHealthyThreshold() + " must be at least 1 (R-EP-2)");
-    }
-    if (hc.getUnhealthyThreshold() < 1) {
-      problems.add("healthCheck.unhealthyThreshold: " + hc.getUnhealthyThreshold() + " must be at least 1 (R-EP-2)");
-    }
-    if (hc.getCheckIntervalSec() < 1) {
-      problems.add("healthCheck.checkIntervalSec: " + hc.getCheckIntervalSec() + " must be at least 1 (R-EP-4)");
-    }
-    if (hc.getStaleAfterIntervals() < 1) {
-      problems.add("healthCheck.staleAfterIntervals: " + hc.getStaleAfterIntervals() + " must be at least 1 (R-EP-4)");
-    }
+    problems.addAll(HealthCheckRules.problems("healthCheck", s.getHealthCheck()));
     Set<String> ids = new HashSet<>();
     for (Endpoint e : s.getEndpoints()) {
       if (e.getId().isBlank() || e.getId().contains("/")) {
@@ -131,7 +120,7 @@ public final class ConfigRules {
   public static List<String> forwardingRule(String key, ForwardingRule r) {
     List<String> problems = new ArrayList<>();
     name(key, r.getName(), problems);
-    if (!Addresses.isIp(r.getIpAddress())) {
+    if (IpAddress.parse(r.getIpAddress()) == null) {
       problems.add("ipAddress: '" + r.getIpAddress() + "' is not an IPv4 or IPv6 address (R-DNSHC-1)");
     }
     if (r.getBackendService().isBlank()) {

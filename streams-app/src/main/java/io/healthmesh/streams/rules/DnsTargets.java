@@ -7,6 +7,7 @@ import io.healthmesh.config.HealthCheckedTargets;
 import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.config.RoutingPolicy;
 import io.healthmesh.config.WrrItem;
+import io.healthmesh.net.IpAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -36,10 +37,14 @@ public final class DnsTargets {
     return targets;
   }
 
-  /** Every external endpoint a record set health checks, in a stable order. */
+  /**
+   * Every external endpoint a record set health checks, in a stable order, each address in its
+   * canonical spelling (R-DNSHC-1): the name its probes, its state and its rrdatas are matched by.
+   */
   public static List<String> externalEndpoints(ResourceRecordSet rrs) {
     TreeSet<String> found = new TreeSet<>();
-    targets(rrs.getRoutingPolicy()).forEach(t -> found.addAll(t.getExternalEndpoints()));
+    targets(rrs.getRoutingPolicy()).forEach(t -> t.getExternalEndpoints()
+        .forEach(address -> found.add(IpAddress.canonicalOrSame(address))));
     return new ArrayList<>(found);
   }
 

@@ -1,0 +1,54 @@
+package io.healthmesh.rules;
+
+import io.healthmesh.config.HealthCheckSpec;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Limits of a health check, shared by the backend services the topology judges and the external
+ * endpoints record sets check, so that the CLI, the topology and the edge apply one rule.
+ */
+public final class HealthCheckRules {
+  /** R-DNSHC-4: external endpoints are probed every 30 to 300 s; shorter is allowed with a warning. */
+  public static final int EXTERNAL_MIN_INTERVAL_SEC = 30;
+  public static final int EXTERNAL_MAX_INTERVAL_SEC = 300;
+
+  private HealthCheckRules() {}
+
+  /** R-EP-2, R-EP-4: every problem of {@code hc}, each prefixed with {@code field}. */
+  public static List<String> problems(String field, HealthCheckSpec hc) {
+    List<String> problems = new ArrayList<>();
+    atLeastOne(field + ".healthyThreshold", hc.getHealthyThreshold(), "R-EP-2", problems);
+    atLeastOne(field + ".unhealthyThreshold", hc.getUnhealthyThreshold(), "R-EP-2", problems);
+    atLeastOne(field + ".checkIntervalSec", hc.getCheckIntervalSec(), "R-EP-4", problems);
+    atLeastOne(field + ".staleAfterIntervals", hc.getStaleAfterIntervals(), "R-EP-4", problems);
+    return problems;
+  }
+
+  /** The problems of a check of external endpoints: those of any check, and R-DNSHC-4's upper bound. */
+  public static List<String> externalProblems(String field, HealthCheckSpec hc) {
+    List<String> problems = problems(field, hc);
+    if (hc.getCheckIntervalSec() > EXTERNAL_MAX_INTERVAL_SEC) {
+      problems.add(field + ".checkIntervalSec: " + hc.getCheckIntervalSec() + " s is above the " + EXTERNAL_MAX_INTERVAL_SEC
+          + " s maximum for external endpoints (R-DNSHC-4)");
+    }
+    return problems;
+  }
+
+  /** What is allowed but outside the usual range (R-DNSHC-4): said at validate and apply, never rejected. */
+  public static List<String> externalWarnings(String field, HealthCheckSpec hc) {
+    int interval = hc.getCheckIntervalSec();
+    if (interval >= 1 && interval < EXTERNAL_MIN_INTERVAL_SEC) {
+      return List.of(field + ".checkIntervalSec: " + interval + " s is below the usual " + EXTERNAL_MIN_INTERVAL_SEC
+          + " s minimum for external endpoints; accepted, and every endpoint of the record set is probed that often"
+          + " (R-DNSHC-4)");
+    }
+    return List.of();
+  }
+
+  private static void atLeastOne(String field, int value, String rule, List<String> problems) {
+    if (value < 1) {
+      problems.add(field + ": " + value + " must be at least 1 (" + rule + ")");
+    }
+  }
+}
