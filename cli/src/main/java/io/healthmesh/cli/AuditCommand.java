@@ -77,7 +77,8 @@ final class AuditCommand extends CommandGroup {
     @Override
     public Integer call() throws Exception {
       Map.Entry<EntityKind, String> e = parse(spec, entity);
-      List<HealthTransition> timeline = data().transitions().timeline(e.getKey(), e.getValue(), from, to);
+      Transitions transitions = data().transitions();
+      List<HealthTransition> timeline = transitions.timeline(e.getKey(), e.getValue(), from, to);
       if (format == Format.json) {
         ArrayNode list = JSON.createArrayNode();
         timeline.forEach(t -> list.add(AvroJson.writeAll(t)));
@@ -97,7 +98,10 @@ final class AuditCommand extends CommandGroup {
             c.getDetail());
       }
       if (timeline.isEmpty()) {
-        out.println("(no transition of " + e.getKey() + "/" + e.getValue() + " in that window)");
+        Transitions.State now = transitions.at(e.getKey(), e.getValue(), to == null ? Instant.now() : to);
+        out.println("(no transition of " + e.getKey() + "/" + e.getValue() + " in that window"
+            + (now.setBy() == null && now.knownSince() != null
+                ? "; health-state has known it since " + now.knownSince() + ", UNKNOWN: never judged yet)" : ")"));
       }
       out.flush();
       return 0;
@@ -116,9 +120,9 @@ final class AuditCommand extends CommandGroup {
 
   @Command(name = "state-at", mixinStandardHelpOptions = true, description = {
       "The state of every entity (or of a kind, or one name) at an instant, rebuilt from health-transitions.",
-      "An entity that never left UNKNOWN before T is not listed."})
+      "Entities health-state knew at T that were never judged are listed as UNKNOWN since they became known."})
   static final class StateAt extends Base {
-    @Parameters(paramLabel = "TIME", description = "The instant, ISO-8601.")
+    @Parameters(paramLabel = "TIME", arity = "0..1", description = "The instant, ISO-8601 (default: now).")
     Instant at;
 
     @Option(names = "--kind", description = "Only this entity kind, e.g. COMPOSITE_HEALTH_CHECK.")
@@ -129,22 +133,22 @@ final class AuditCommand extends CommandGroup {
 
     @Override
     public Integer call() throws Exception {
-      Map<String, Transitions.State> states = data().transitions().all(at);
+      Map<String, Transitions.State> states = data().transitions().all(at == null ? Instant.now() : at);
       List<Transitions.State> selected = states.values().stream()
           .filter(s -> kind == null || s.entity().getKind().name().equalsIgnoreCase(kind.replace('-', '_')))
           .filter(s -> name == null || s.entity().getName().equals(name)).toList();
       if (format == Format.json) {
         ArrayNode list = JSON.createArrayNode();
         selected.forEach(s -> list.addObject().put("kind", s.entity().getKind().name()).put("name", s.entity().getName())
-            .put("state", s.status().name()).put("since", s.setBy().getEventTime().toString())
-            .put("version", s.setBy().getVersion()));
+            .put("state", s.status().name()).put("since", s.since().toString()).put("version", s.version())
+            .put("judged", s.setBy() != null));
         json(list);
         return 0;
       }
       PrintWriter out = out();
       out.printf("%-24s %-40s %-10s %-26s %s%n", "KIND", "NAME", "STATE", "SINCE", "VERSION");
       selected.forEach(s -> out.printf("%-24s %-40s %-10s %-26s %d%n", s.entity().getKind(), s.entity().getName(),
-          s.status(), s.setBy().getEventTime(), s.setBy().getVersion()));
+          s.status(), s.since() + (s.setBy() == null ? " (never judged)" : ""), s.version()));
       out.flush();
       return 0;
     }

@@ -35,9 +35,18 @@ public final class AuditData {
     return registry;
   }
 
-  /** Every transition ever recorded (the state at T needs everything before T). */
+  /**
+   * Every transition ever recorded (the state at T needs everything before T), and every entity
+   * health-state knows, so that one that never left UNKNOWN is shown too.
+   */
   public Transitions transitions() {
     Transitions transitions = new Transitions();
+    scan.read(Topics.HEALTH_STATE.name(), Topics.HEALTH_STATE.keySerde(registry).deserializer(),
+        Topics.HEALTH_STATE.valueSerde(registry).deserializer(), null, r -> {
+          if (r.key() != null) {
+            transitions.addState(r.key(), r.value() == null, Instant.ofEpochMilli(r.timestamp()));
+          }
+        });
     scan.read(Topics.HEALTH_TRANSITIONS.name(), Topics.HEALTH_TRANSITIONS.keySerde(registry).deserializer(),
         Topics.HEALTH_TRANSITIONS.valueSerde(registry).deserializer(), null, r -> {
           if (r.value() != null) {

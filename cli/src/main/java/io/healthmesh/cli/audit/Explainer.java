@@ -14,6 +14,7 @@ import io.healthmesh.edge.rules.DnsConfigRules;
 import io.healthmesh.events.DecisionReason;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthStatus;
+import io.healthmesh.net.IpAddress;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,14 +136,15 @@ public final class Explainer {
 
   /** When the address's target (a forwarding rule with that address, or the endpoint) took its state. */
   private String since(Address a, Instant at) {
-    Transitions.State state = transitions.at(EntityKind.EXTERNAL_ENDPOINT, a.rrdata(), at);
+    String address = IpAddress.canonicalOrSame(a.rrdata());
+    Transitions.State state = transitions.at(EntityKind.EXTERNAL_ENDPOINT, address, at);
     for (var value : config.all(ResourceKind.FORWARDING_RULE, at).values()) {
       ForwardingRule rule = (ForwardingRule) value;
-      if (rule.getIpAddress().equals(a.rrdata())) {
+      if (IpAddress.canonicalOrSame(rule.getIpAddress()).equals(address)) {
         state = transitions.at(EntityKind.FORWARDING_RULE, rule.getName(), at);
       }
     }
-    return state.setBy() == null ? null : state.setBy().getEventTime().toString();
+    return state.since() == null ? null : state.since().toString();
   }
 
   private static String policyName(Plan plan) {
