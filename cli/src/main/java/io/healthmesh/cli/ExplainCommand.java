@@ -5,12 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.healthmesh.cli.audit.AuditData;
 import io.healthmesh.cli.audit.Explainer;
 import io.healthmesh.cli.config.AvroJson;
-import io.healthmesh.edge.state.Cidr;
+import io.healthmesh.edge.routing.SubnetRegions;
 import io.healthmesh.events.DnsDecision;
+import io.healthmesh.net.IpAddress;
 import java.io.PrintWriter;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
@@ -106,12 +107,26 @@ final class ExplainCommand extends AuditCommand.Base {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "--client-subnet needs --subnet-regions, the edges' dns.client.subnet.regions");
     }
-    InetAddress subnet = InetAddress.getByName(clientSubnet.split("/")[0]);
-    for (String entry : subnetRegions.split(",")) {
-      String[] parts = entry.trim().split("=");
-      if (parts.length == 2 && Cidr.parse(parts[0]).contains(subnet)) {
-        return parts[1];
-      }
+    List<String> problems = new ArrayList<>();
+    SubnetRegions regions = SubnetRegions.parse(subnetRegions, problems::add);
+    int slash = clientSubnet.indexOf('/');
+    byte[] subnet = IpAddress.parse(slash < 0 ? clientSubnet : clientSubnet.substring(0, slash));
+    int prefix = -1;
+    try {
+      prefix = subnet == null ? -1 : slash < 0 ? subnet.length * 8 : Integer.parseInt(clientSubnet.substring(slash + 1));
+    } catch (NumberFormatException e) {
+      prefix = -1;
+    }
+    if (subnet == null || prefix < 0 || prefix > subnet.length * 8) {
+      problems.add("--client-subnet: '" + clientSubnet + "' is not address/prefix-length");
+    }
+    if (!problems.isEmpty()) {
+      throw new CommandLine.ParameterException(spec.commandLine(), String.join("; ", problems));
+    }
+    // The edge's own rule, source prefix length included (R-GEO-1).
+    String mapped = regions.regionOf(subnet, prefix);
+    if (mapped != null) {
+      return mapped;
     }
     if (region == null) {
       throw new CommandLine.ParameterException(spec.commandLine(), clientSubnet

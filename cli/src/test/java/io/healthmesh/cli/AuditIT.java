@@ -103,6 +103,10 @@ class AuditIT {
         "100.00%", "R-FO-2");
     assertThat(run("audit", "explain", "www.example.internal", "A", "--at", up.toString(), "--client-subnet",
         "10.200.1.0/24", "--subnet-regions", "10.200.0.0/16=europe-west1").out()).contains("GEO_MATCH", "10.2.0.100");
+    // R-GEO-1 as the edge judges it: a /8 source prefix does not say the client is inside the /16.
+    assertThat(run("audit", "explain", "www.example.internal", "A", "--at", up.toString(), "--client-subnet",
+        "10.200.1.0/8", "--subnet-regions", "10.200.0.0/16=europe-west1", "--region", "us-east1").out())
+        .contains("query entering in us-east1");
   }
 
   @Test

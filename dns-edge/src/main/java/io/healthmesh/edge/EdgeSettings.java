@@ -1,7 +1,6 @@
 package io.healthmesh.edge;
 
-import io.healthmesh.edge.server.Responder.SubnetRegion;
-import io.healthmesh.edge.state.Cidr;
+import io.healthmesh.edge.routing.SubnetRegions;
 import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.settings.SettingsReader;
 import java.time.Duration;
@@ -15,7 +14,7 @@ import org.xbill.DNS.Rcode;
 /** The edge's configuration, validated once at start-up; keys in the README. */
 public record EdgeSettings(String name, String host, int port, String region, String bootstrapServers,
     String schemaRegistryUrl, int udpThreads, boolean udpBatch, int tcpMaxConnections, Duration tcpIdleTimeout,
-    int notReadyRcode, Duration snapshotMaxDelay, List<SubnetRegion> clientSubnetRegions, double decisionSampleRate,
+    int notReadyRcode, Duration snapshotMaxDelay, SubnetRegions clientSubnetRegions, double decisionSampleRate,
     Map<String, String> kafkaOverrides, MetricsSettings metrics) {
 
   public static final String NAME = "edge.name";
@@ -35,7 +34,6 @@ public record EdgeSettings(String name, String host, int port, String region, St
   public static final String KAFKA_PREFIX = "kafka.";
 
   public EdgeSettings {
-    clientSubnetRegions = List.copyOf(clientSubnetRegions);
     kafkaOverrides = Map.copyOf(kafkaOverrides);
   }
 
@@ -56,21 +54,8 @@ public record EdgeSettings(String name, String host, int port, String region, St
       read.problem(NOT_READY_RCODE + ": '" + notReady + "' is not SERVFAIL or REFUSED");
     }
     int maxDelayMs = read.integer(SNAPSHOT_MAX_DELAY_MS, 50, 0, 10_000);
-    List<SubnetRegion> subnets = new ArrayList<>();
-    for (String entry : read.string(CLIENT_SUBNET_REGIONS, "").split(",")) {
-      if (entry.isBlank()) {
-        continue;
-      }
-      String[] parts = entry.trim().split("=");
-      try {
-        if (parts.length != 2 || parts[1].isBlank()) {
-          throw new IllegalArgumentException("not CIDR=region");
-        }
-        subnets.add(new SubnetRegion(Cidr.parse(parts[0].trim()), parts[1].trim()));
-      } catch (IllegalArgumentException e) {
-        read.problem(CLIENT_SUBNET_REGIONS + ": '" + entry.trim() + "' is not CIDR=region (R-GEO-1)");
-      }
-    }
+    SubnetRegions subnets = SubnetRegions.parse(read.string(CLIENT_SUBNET_REGIONS, ""),
+        problem -> read.problem(CLIENT_SUBNET_REGIONS + ": " + problem));
     double sampleRate = 0;
     String rate = read.string(DECISION_SAMPLE_RATE, "0");
     try {

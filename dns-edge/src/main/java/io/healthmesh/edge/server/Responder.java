@@ -2,7 +2,7 @@ package io.healthmesh.edge.server;
 
 import io.healthmesh.edge.routing.Decision;
 import io.healthmesh.edge.routing.RoutingEngine;
-import io.healthmesh.edge.state.Cidr;
+import io.healthmesh.edge.routing.SubnetRegions;
 import io.healthmesh.edge.state.RecordSetEntry;
 import io.healthmesh.edge.state.Snapshot;
 import io.healthmesh.edge.state.Zone;
@@ -37,23 +37,20 @@ public final class Responder {
   static final int EDNS_PAYLOAD = 1232;
   private static final int MAX_CNAME_CHAIN = 8;
 
-  /** Where queries from a client subnet enter, for geolocation (R-GEO-1). */
-  public record SubnetRegion(Cidr subnet, String region) {}
-
   private final Supplier<Snapshot> snapshot;
   private final RoutingEngine engine;
   private final String edgeRegion;
-  private final List<SubnetRegion> subnets;
+  private final SubnetRegions subnets;
   private final int notReadyRcode;
   private final Supplier<RandomGenerator> random;
   private final DecisionListener decisions;
 
-  public Responder(Supplier<Snapshot> snapshot, RoutingEngine engine, String edgeRegion, List<SubnetRegion> subnets,
+  public Responder(Supplier<Snapshot> snapshot, RoutingEngine engine, String edgeRegion, SubnetRegions subnets,
       int notReadyRcode, Supplier<RandomGenerator> random, DecisionListener decisions) {
     this.snapshot = snapshot;
     this.engine = engine;
     this.edgeRegion = edgeRegion;
-    this.subnets = List.copyOf(subnets);
+    this.subnets = subnets;
     this.notReadyRcode = notReadyRcode;
     this.random = random;
     this.decisions = decisions;
@@ -188,14 +185,8 @@ public final class Responder {
 
   /** R-GEO-1: the edge's region, unless the client subnet is mapped to another. */
   private String regionOf(ClientSubnetOption ecs) {
-    if (ecs != null) {
-      for (SubnetRegion s : subnets) {
-        if (s.subnet().contains(ecs.getAddress().getAddress(), ecs.getSourcePrefixLength())) {
-          return s.region();
-        }
-      }
-    }
-    return edgeRegion;
+    String mapped = ecs == null ? null : subnets.regionOf(ecs.getAddress().getAddress(), ecs.getSourcePrefixLength());
+    return mapped == null ? edgeRegion : mapped;
   }
 
   /** RFC 7871: echo the subnet, with the scope that the answer depended on. */
@@ -205,8 +196,8 @@ public final class Responder {
     }
     List<EDNSOption> options = new ArrayList<>();
     if (ecs != null) {
-      boolean mapped = !region.equals(edgeRegion) || subnets.stream()
-          .anyMatch(s -> s.subnet().contains(ecs.getAddress().getAddress(), ecs.getSourcePrefixLength()));
+      boolean mapped = !region.equals(edgeRegion)
+          || subnets.regionOf(ecs.getAddress().getAddress(), ecs.getSourcePrefixLength()) != null;
       options.add(new ClientSubnetOption(ecs.getSourcePrefixLength(), mapped ? ecs.getSourcePrefixLength() : 0, ecs.getAddress()));
     }
     response.addRecord(new OPTRecord(EDNS_PAYLOAD, 0, 0, 0, options), Section.ADDITIONAL);

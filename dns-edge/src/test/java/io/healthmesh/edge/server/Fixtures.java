@@ -13,7 +13,8 @@ import io.healthmesh.config.WrrPolicy;
 import io.healthmesh.config.ZoneVisibility;
 import io.healthmesh.edge.routing.Regions;
 import io.healthmesh.edge.routing.RoutingEngine;
-import io.healthmesh.edge.state.Cidr;
+import io.healthmesh.edge.routing.SubnetRegions;
+import io.healthmesh.net.Cidr;
 import io.healthmesh.edge.state.EdgeState;
 import io.healthmesh.edge.state.Snapshot;
 import io.healthmesh.events.EntityKind;
@@ -70,7 +71,7 @@ final class Fixtures {
 
   static Responder responder(AtomicReference<Snapshot> snapshot) {
     return new Responder(snapshot::get, new RoutingEngine(Regions.builtIn()), "us-east1",
-        List.of(new Responder.SubnetRegion(Cidr.parse("10.200.0.0/16"), "europe-west1")), Rcode.SERVFAIL,
+        new SubnetRegions(List.of(new SubnetRegions.Entry(Cidr.parse("10.200.0.0/16"), "europe-west1"))), Rcode.SERVFAIL,
         () -> new SplittableRandom(1), Responder.DecisionListener.NONE);
   }
 }
