@@ -60,6 +60,12 @@ public final class TopicCreator {
             TopicConfig.SEGMENT_MS_CONFIG, String.valueOf(TimeUnit.HOURS.toMillis(1)))
         : Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
             TopicConfig.RETENTION_MS_CONFIG, retention(topic));
+    if (topic == Topics.PROBE_RESULTS) {
+      // The broker's clock, not each prober's, orders staleness (R-EP-4) and bounds clock skew;
+      // it is kept in the log, so that a replay sees the same times (R-AUD-2).
+      configs = new java.util.HashMap<>(configs);
+      configs.put(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
+    }
     return new NewTopic(topic.name(), partitions, replicationFactor).configs(configs);
   }
 

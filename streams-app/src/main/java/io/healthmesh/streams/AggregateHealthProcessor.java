@@ -62,16 +62,20 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
   private MirroredStore<ForwardingRule> forwardingRules;
   private KeyValueStore<String, Long> configOffsets;
   private KeyValueStore<String, ConsumerFailover> failovers;
+  private final StreamsSettings settings;
+  private PromptCommit prompt;
 
-  AggregateHealthProcessor(TopologySerdes serdes, Metrics metrics) {
+  AggregateHealthProcessor(TopologySerdes serdes, Metrics metrics, StreamsSettings settings) {
     this.serdes = serdes;
     this.metrics = metrics;
+    this.settings = settings;
   }
 
   @Override
   public void init(ProcessorContext<String, Out> context) {
     this.context = context;
-    this.publisher = new Publisher(context, metrics, Publisher.PUBLISHED);
+    this.prompt = new PromptCommit(context, settings.changeCommitDelay(), settings.changeCommitMaxRate());
+    this.publisher = new Publisher(context, metrics, Publisher.PUBLISHED, prompt);
     this.services = new MirroredStore<>(context, SERVICES);
     this.serviceCounts = new MirroredStore<>(context, SERVICE_COUNTS);
     this.policies = new MirroredStore<>(context, POLICIES);
@@ -84,6 +88,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
 
   @Override
   public void process(Record<String, byte[]> record) {
+    prompt.processed();
     Kind kind = AggregateInput.kindOf(record.key());
     String name = AggregateInput.nameOf(record.key());
     Instant time = Instant.ofEpochMilli(record.timestamp());
@@ -283,6 +288,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
         old.getNegs().forEach(n -> publisher.delete(new EntityKey(EntityKind.CONSUMER_NEG, name + "/" + n.getName()), time));
         failovers.delete(name);
         context.forward(new Record<>(name, new Out.Failover(name, null), time.toEpochMilli()));
+        prompt.changed();
       }
       return;
     }
@@ -302,6 +308,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
     if (old == null || !old.getActiveRegions().equals(active) || !old.getNegs().equals(negs)) {
       failovers.put(name, decision);
       context.forward(new Record<>(name, new Out.Failover(name, decision), time.toEpochMilli()));
+      prompt.changed();
     }
   }
 

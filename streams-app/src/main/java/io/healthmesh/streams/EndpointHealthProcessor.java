@@ -59,6 +59,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   private final Map<String, ServiceView> views = new HashMap<>();
   /** {@code address|recordSet}: which record sets health check an external endpoint, and how. */
   private MirroredStore<ExternalEndpointRef> externalRefs;
+  private PromptCommit prompt;
   /** {@code service|rule}: the load balancers in front of each service of this task. */
   private MirroredStore<ForwardingRule> rules;
   private Publisher targets;
@@ -80,7 +81,8 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     this.services = new MirroredStore<>(context, SERVICES);
     this.externalRefs = new MirroredStore<>(context, EXTERNAL_REFS);
     this.rules = new MirroredStore<>(context, RULES);
-    this.targets = new Publisher(context, metrics, Publisher.PUBLISHED_TARGETS);
+    this.prompt = new PromptCommit(context, settings.changeCommitDelay(), settings.changeCommitMaxRate());
+    this.targets = new Publisher(context, metrics, Publisher.PUBLISHED_TARGETS, prompt);
     this.probeClock = context.getStateStore(PROBE_CLOCK);
     Long stored = probeClock.get(WATERMARK);
     this.watermark = stored == null ? Long.MIN_VALUE : stored;
@@ -89,6 +91,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
 
   @Override
   public void process(Record<String, byte[]> record) {
+    prompt.processed();
     Origin origin = origin(record);
     if (Topics.BACKEND_SERVICES.name().equals(origin.topic())) {
       applyConfig(record, origin);
@@ -114,8 +117,13 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       return;
     }
     if (probe.getType() == ProbeRecordType.HEARTBEAT) {
+      String skewed = skewProblem(probe, origin);
+      if (skewed != null) {
+        deadLetter(DeadLetterReason.INVALID, "heartbeat " + skewed, origin, record);
+        return;
+      }
       metrics.heartbeat();
-      advanceClock(probe.getEventTime().toEpochMilli());
+      advanceClock(record.timestamp());
       return;
     }
     if (isExternal(probe.getBackendService())) {
@@ -136,7 +144,11 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
           + " (R-EP-6)", origin, record);
       return;
     }
-    long eventTime = probe.getEventTime().toEpochMilli();
+    // R-EP-4, R-EP-5: a result dated after its record's time (the broker's, on a topic with
+    // LogAppendTime) counts as made at that time, so a prober's fast clock cannot put an
+    // endpoint's last result in the future and have the honest results after it ignored.
+    long eventTime = Math.min(probe.getEventTime().toEpochMilli(), record.timestamp());
+    Instant at = Instant.ofEpochMilli(eventTime);
     EndpointState state = endpoints.get(owner.service(), owner.endpoint());
     if (EndpointStateMachine.isOutOfOrder(state, eventTime)) {
       metrics.outOfOrder(); // R-EP-5: counted, never applied
@@ -147,16 +159,16 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       state = endpoints.create(owner.service(), owner.endpoint(), owner.ordinal());
     }
     HealthStatus before = state.status;
-    EndpointStateMachine.apply(state, first, probe.getSuccess(), eventTime, owner.spec());
+    EndpointStateMachine.apply(state, first, probe.getSuccess(), eventTime, record.timestamp(), owner.spec());
     endpoints.save(state);
     metrics.applied();
     if (state.status != before || first) {
-      publishEndpoint(owner, before, state, TransitionReason.PROBE, origin, probe.getEventTime());
+      publishEndpoint(owner, before, state, TransitionReason.PROBE, origin, at);
     }
     if (state.status != before && owner.config() != null) {
-      forwardCounts(owner.config(), probe.getEventTime(), origin);
+      forwardCounts(owner.config(), at, origin);
     }
-    advanceClock(eventTime);
+    advanceClock(record.timestamp());
   }
 
   /**
@@ -216,6 +228,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       endpoints.remove("", address);
       EntityKey entity = new EntityKey(EntityKind.EXTERNAL_ENDPOINT, address);
       context.forward(new Record<>(key, new Out.State(entity, null), origin.timestamp()));
+      prompt.changed();
     }
   }
 
@@ -229,15 +242,17 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   }
 
   /**
-   * Staleness (R-EP-4) runs on the event time of probes and heartbeats alone. The task's stream
-   * time would do too, but configuration records share this task and carry their producers'
-   * clocks, which must not age anyone's endpoints.
+   * Staleness (R-EP-4) runs on the record times of probe results and heartbeats alone: the
+   * broker's append times when {@code probe-results} has LogAppendTime (as the project creates
+   * it), kept in the log so that a replay sees the same. A prober's own clock, in its event
+   * times, cannot age endpoints it does not probe. The task's stream time would not do:
+   * configuration records share this task and carry their producers' clocks.
    */
-  private void advanceClock(long eventTime) {
-    if (eventTime <= watermark) {
+  private void advanceClock(long recordTime) {
+    if (recordTime <= watermark) {
       return;
     }
-    watermark = eventTime;
+    watermark = recordTime;
     if (lastExpiryCheck == Long.MIN_VALUE || watermark - lastExpiryCheck >= settings.staleCheckInterval().toMillis()) {
       lastExpiryCheck = watermark;
       probeClock.put(WATERMARK, watermark);
@@ -254,10 +269,16 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       return "record key '" + key + "' is not '" + expectedKey
           + "'; probe results are keyed by backend service, or by address for an external endpoint";
     }
+    return skewProblem(probe, origin);
+  }
+
+  /** R-EP-4: an event time this far after its record's time says the prober's clock is wrong. */
+  private String skewProblem(ProbeResult probe, Origin origin) {
     long skew = probe.getEventTime().toEpochMilli() - origin.timestamp();
     if (skew > settings.maxClockSkew().toMillis()) {
-      return "eventTime " + probe.getEventTime() + " is " + Duration.ofMillis(skew)
-          + " after the record's timestamp; more than the allowed " + settings.maxClockSkew();
+      return "eventTime " + probe.getEventTime() + " is " + Duration.ofMillis(skew) + " after the record's time "
+          + Instant.ofEpochMilli(origin.timestamp()) + "; more than the allowed " + settings.maxClockSkew()
+          + " (R-EP-4: is the prober's clock right?)";
     }
     return null;
   }
@@ -317,6 +338,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       String key = endpointKey(old.getName(), e.getId());
       endpoints.remove(old.getName(), e.getId());
       context.forward(new Record<>(key, new Out.State(entity(key), null), origin.timestamp()));
+      prompt.changed();
     }
   }
 
@@ -390,6 +412,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     byte[] bytes = serdes.snapshots.serialize(TopologySerdes.AGGREGATE_INPUT_SUBJECT_TOPIC, snapshot);
     String key = AggregateInput.key(AggregateInput.Kind.SERVICE, snapshot.getName());
     context.forward(new Record<>(key, new Out.ForAggregates(key, bytes), timestamp));
+    prompt.changed();
   }
 
   private void publishEndpoint(Owner owner, HealthStatus before, EndpointState next, TransitionReason reason,
@@ -402,6 +425,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
         .setVersion(next.version).setSourceOffset(origin == null ? null : origin.offset()).build();
     long timestamp = eventTime.toEpochMilli();
     context.forward(new Record<>(key, new Out.State(entity, state), timestamp));
+    prompt.changed();
     metrics.published(eventTime);
     if (before == next.status) {
       return; // first result of a new endpoint: its UNKNOWN state is published, no transition

@@ -20,7 +20,7 @@ final class EndpointState {
   int successes;
   int failures;
   long lastEventTime;
-  /** Event time at which it goes stale without a new result; 0 once stale (R-EP-4). */
+  /** Record time at which it goes stale without a new result; 0 once stale (R-EP-4). */
   long expiresAt;
   long version;
   /** The store entry that holds it. */

@@ -3,7 +3,10 @@ package io.healthmesh.streams;
 import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.events.HealthStatus;
 
-/** R-EP-2..5: how one endpoint's results become its state. Event time only. */
+/**
+ * R-EP-2..5: how one endpoint's results become its state: in the order of their event times,
+ * stale by their record times (the broker's), never by the wall clock.
+ */
 final class EndpointStateMachine {
   private EndpointStateMachine() {}
 
@@ -19,9 +22,11 @@ final class EndpointStateMachine {
 
   /**
    * Applies one result to {@code state}; {@code first} when no result was applied before, so the
-   * state is UNKNOWN until enough results arrive (R-EP-3).
+   * state is UNKNOWN until enough results arrive (R-EP-3). Its record time starts the wait
+   * after which the endpoint is stale without a new result.
    */
-  static void apply(EndpointState state, boolean first, boolean success, long eventTime, HealthCheckSpec spec) {
+  static void apply(EndpointState state, boolean first, boolean success, long eventTime, long recordTime,
+      HealthCheckSpec spec) {
     HealthStatus before = state.status;
     state.successes = success ? (int) Math.min(Integer.MAX_VALUE, state.successes + 1L) : 0;
     state.failures = success ? 0 : (int) Math.min(Integer.MAX_VALUE, state.failures + 1L);
@@ -38,7 +43,7 @@ final class EndpointStateMachine {
       state.version++;
     }
     state.lastEventTime = eventTime;
-    state.expiresAt = eventTime + staleAfterMillis(spec);
+    state.expiresAt = recordTime + staleAfterMillis(spec);
   }
 
   /** R-EP-4: no result until its expiry: UNKNOWN, and the counting starts over. Returns whether the status changed. */

@@ -94,7 +94,7 @@ public final class HealthTopology {
 
     // 4. Services, sources, composites, load balancers and consumer NEGs (R-AGG-*, R-CH-*, R-DNSHC-2/3).
     KStream<String, Out> aggregates = aggregateInput
-        .process(() -> new AggregateHealthProcessor(serdes, metrics), Named.as("aggregate-health"),
+        .process(() -> new AggregateHealthProcessor(serdes, metrics, settings), Named.as("aggregate-health"),
             AggregateHealthProcessor.SERVICES, AggregateHealthProcessor.SERVICE_COUNTS, POLICIES, SOURCES, COMPOSITES, FORWARDING_RULES, CONFIG_OFFSETS,
             FAILOVERS, Publisher.PUBLISHED);
 

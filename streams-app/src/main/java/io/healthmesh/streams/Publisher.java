@@ -23,11 +23,13 @@ final class Publisher {
   private final ProcessorContext<String, Out> context;
   private final KeyValueStore<String, HealthState> published;
   private final Metrics metrics;
+  private final PromptCommit prompt;
 
-  Publisher(ProcessorContext<String, Out> context, Metrics metrics, String store) {
+  Publisher(ProcessorContext<String, Out> context, Metrics metrics, String store, PromptCommit prompt) {
     this.context = context;
     this.published = context.getStateStore(store);
     this.metrics = metrics;
+    this.prompt = prompt;
   }
 
   static String storeKey(EntityKey key) {
@@ -61,6 +63,7 @@ final class Publisher {
     metrics.published(eventTime);
     long timestamp = eventTime.toEpochMilli();
     context.forward(new Record<>(storeKey(key), new Out.State(key, next), timestamp));
+    prompt.changed();
     if (statusChanged) {
       metrics.transition(key.getKind(), status);
       cause.setHealthyCount(counts.healthy()).setUnhealthyCount(counts.unhealthy()).setUnknownCount(counts.unknown());
@@ -74,6 +77,7 @@ final class Publisher {
   void delete(EntityKey key, Instant eventTime) {
     if (published.delete(storeKey(key)) != null) {
       context.forward(new Record<>(storeKey(key), new Out.State(key, null), eventTime.toEpochMilli()));
+      prompt.changed();
     }
   }
 }

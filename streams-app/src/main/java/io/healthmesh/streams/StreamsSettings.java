@@ -15,8 +15,9 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 public record StreamsSettings(String applicationId, String bootstrapServers, String schemaRegistryUrl,
     String processingGuarantee, int standbyReplicas, int streamThreads, Duration commitInterval, String stateDir,
-    Duration maxClockSkew, Duration staleCheckInterval, Map<String, String> streamsOverrides, MetricsSettings metrics,
-    boolean inMemoryStores) {
+    Duration maxClockSkew, Duration staleCheckInterval, Duration changeCommitDelay, int changeCommitMaxRate,
+    Map<String, String> streamsOverrides,
+    MetricsSettings metrics, boolean inMemoryStores) {
 
   public static final String APPLICATION_ID = "application.id";
   public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
@@ -28,6 +29,10 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
   public static final String STATE_DIR = "state.dir";
   public static final String MAX_CLOCK_SKEW_MS = "healthmesh.max.clock.skew.ms";
   public static final String STALE_CHECK_INTERVAL_MS = "healthmesh.stale.check.interval.ms";
+  /** How soon after a change the topology commits, so that the change becomes visible. */
+  public static final String CHANGE_COMMIT_MS = "healthmesh.change.commit.ms";
+  /** Input rate (records/s) above which changes wait for the regular commit. */
+  public static final String CHANGE_COMMIT_MAX_RATE = "healthmesh.change.commit.max.rate";
   /** State in memory without changelogs: for offline replays (healthctl audit replay), never a deployment. */
   public static final String IN_MEMORY_STORES = "healthmesh.stores.in.memory";
   /** Any other Kafka Streams or client property, passed through with this prefix removed. */
@@ -50,8 +55,10 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     int threads = read.integer(STREAM_THREADS, 1, 1, 64);
     int commitMs = read.integer(COMMIT_INTERVAL_MS, 100, 1, 600_000);
     String stateDir = read.string(STATE_DIR, System.getProperty("java.io.tmpdir") + "/healthmesh-streams");
-    int skewMs = read.integer(MAX_CLOCK_SKEW_MS, 300_000, 0, Integer.MAX_VALUE);
+    int skewMs = read.integer(MAX_CLOCK_SKEW_MS, 30_000, 0, Integer.MAX_VALUE);
     int staleMs = read.integer(STALE_CHECK_INTERVAL_MS, 1_000, 10, 3_600_000);
+    int changeCommitMs = read.integer(CHANGE_COMMIT_MS, 10, 0, 600_000);
+    int changeCommitRate = read.integer(CHANGE_COMMIT_MAX_RATE, 50_000, 0, Integer.MAX_VALUE);
     Map<String, String> overrides = new HashMap<>();
     p.stringPropertyNames().stream().filter(k -> k.startsWith(STREAMS_PREFIX))
         .forEach(k -> overrides.put(k.substring(STREAMS_PREFIX.length()), p.getProperty(k)));
@@ -59,7 +66,8 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     boolean inMemory = read.bool(IN_MEMORY_STORES, false);
     read.check("streams-app");
     return new StreamsSettings(appId, bootstrap, registry, guarantee, standby, threads, Duration.ofMillis(commitMs),
-        stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), overrides, metrics, inMemory);
+        stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), Duration.ofMillis(changeCommitMs), changeCommitRate, overrides,
+        metrics, inMemory);
   }
 
   /** Properties for {@code KafkaStreams}. */
@@ -77,6 +85,10 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     // Kafka Streams a formatted log message per record and empty partition: about five times the
     // work of the topology itself. Overridable like any other key.
     p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, -1L);
+    // A prompt commit (PromptCommit) runs from the stream thread's loop, which otherwise waits up
+    // to poll.ms (100) for records before it looks at the clock again.
+    long changeMs = changeCommitDelay.toMillis();
+    p.put(StreamsConfig.POLL_MS_CONFIG, changeMs == 0 ? 100L : Math.max(1L, Math.min(100L, changeMs)));
     p.putAll(streamsOverrides);
     return p;
   }

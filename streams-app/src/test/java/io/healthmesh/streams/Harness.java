@@ -135,10 +135,15 @@ final class Harness implements AutoCloseable {
   }
 
   void probe(String service, String endpoint, boolean success, Instant at) {
+    probe(service, endpoint, success, at, at);
+  }
+
+  /** A result whose prober dated it {@code eventTime}, appended by the broker at {@code recordTime}. */
+  void probe(String service, String endpoint, boolean success, Instant eventTime, Instant recordTime) {
     ProbeResult p = ProbeResult.newBuilder().setBackendService(service).setEndpointId(endpoint)
-        .setSuccess(success).setEventTime(at).setProber("test").build();
+        .setSuccess(success).setEventTime(eventTime).setProber("test").build();
     inputs.get(Topics.PROBE_RESULTS.name()).pipeInput(service, new AvroSerializer<ProbeResult>(registry, false)
-        .serialize(Topics.PROBE_RESULTS.name(), p), at);
+        .serialize(Topics.PROBE_RESULTS.name(), p), recordTime);
   }
 
   /** {@code results} probes per endpoint, one second apart, starting at {@code from}. */
@@ -169,9 +174,13 @@ final class Harness implements AutoCloseable {
   }
 
   void heartbeat(String key, Instant at) {
-    ProbeResult p = ProbeResult.newBuilder().setType(ProbeRecordType.HEARTBEAT).setEventTime(at).build();
+    heartbeat(key, at, at);
+  }
+
+  void heartbeat(String key, Instant eventTime, Instant recordTime) {
+    ProbeResult p = ProbeResult.newBuilder().setType(ProbeRecordType.HEARTBEAT).setEventTime(eventTime).build();
     inputs.get(Topics.PROBE_RESULTS.name()).pipeInput(key, new AvroSerializer<ProbeResult>(registry, false)
-        .serialize(Topics.PROBE_RESULTS.name(), p), at);
+        .serialize(Topics.PROBE_RESULTS.name(), p), recordTime);
   }
 
   // ---- outputs

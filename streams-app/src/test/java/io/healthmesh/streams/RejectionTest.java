@@ -66,7 +66,7 @@ class RejectionTest {
         new AvroSerializer<ProbeResult>(h.registry, false).serialize(Topics.PROBE_RESULTS.name(), noEndpoint), T0);
     h.drain();
     assertThat(h.probeDeadLetters).extracting(DeadLetter::getReason).containsOnly(DeadLetterReason.INVALID);
-    assertThat(h.probeDeadLetters.get(0).getMessage()).contains("after the record's timestamp");
+    assertThat(h.probeDeadLetters.get(0).getMessage()).contains("after the record's time", "R-EP-4");
     assertThat(h.probeDeadLetters.get(1).getMessage()).contains("endpointId is missing");
   }
 

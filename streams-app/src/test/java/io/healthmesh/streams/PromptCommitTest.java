@@ -1,0 +1,75 @@
+package io.healthmesh.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.junit.jupiter.api.Test;
+
+/** A change is committed soon after it is forwarded; probes that change nothing leave commits alone. */
+class PromptCommitTest {
+
+  @Test
+  void requestsACommitOnTheNextTick_onlyAfterAChange() {
+    MockProcessorContext<String, Out> context = new MockProcessorContext<>();
+    PromptCommit prompt = new PromptCommit(context, Duration.ofMillis(10), 50_000);
+    MockProcessorContext.CapturedPunctuator tick = context.scheduledPunctuators().get(0);
+    assertThat(tick.getType()).isEqualTo(PunctuationType.WALL_CLOCK_TIME);
+    assertThat(tick.getInterval()).isEqualTo(Duration.ofMillis(10));
+
+    tick.getPunctuator().punctuate(0);
+    assertThat(context.committed()).as("nothing changed").isFalse();
+
+    prompt.changed();
+    prompt.changed();
+    assertThat(context.committed()).as("changes wait for the tick, so a storm commits once per tick").isFalse();
+    tick.getPunctuator().punctuate(10);
+    assertThat(context.committed()).isTrue();
+
+    context.resetCommit();
+    tick.getPunctuator().punctuate(20);
+    assertThat(context.committed()).as("already committed").isFalse();
+  }
+
+  @Test
+  void leavesChangesToTheRegularCommit_whileTheInputIsHeavy() {
+    MockProcessorContext<String, Out> context = new MockProcessorContext<>();
+    PromptCommit prompt = new PromptCommit(context, Duration.ofMillis(10), 50_000); // 500 records per tick
+    MockProcessorContext.CapturedPunctuator tick = context.scheduledPunctuators().get(0);
+    for (int i = 0; i < 501; i++) {
+      prompt.processed();
+    }
+    prompt.changed();
+    tick.getPunctuator().punctuate(10);
+    assertThat(context.committed()).isFalse();
+    for (int i = 0; i < 500; i++) {
+      prompt.processed();
+    }
+    tick.getPunctuator().punctuate(20);
+    assertThat(context.committed()).as("light again: the change still pending is committed").isTrue();
+  }
+
+  @Test
+  void commitsAtOnce_whenTheDelayIsZero() {
+    MockProcessorContext<String, Out> context = new MockProcessorContext<>();
+    PromptCommit prompt = new PromptCommit(context, Duration.ZERO, 50_000);
+    assertThat(context.scheduledPunctuators()).isEmpty();
+    prompt.changed();
+    assertThat(context.committed()).isTrue();
+  }
+
+  @Test
+  void pollsAsOftenAsItPromptsCommits() {
+    Properties p = new Properties();
+    p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, "127.0.0.1:9092");
+    p.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, "http://127.0.0.1:8081");
+    assertThat(StreamsSettings.from(p).streamsProperties().get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(10L);
+    p.setProperty(StreamsSettings.CHANGE_COMMIT_MS, "500");
+    assertThat(StreamsSettings.from(p).streamsProperties().get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo(100L);
+    p.setProperty("streams." + StreamsConfig.POLL_MS_CONFIG, "50");
+    assertThat(StreamsSettings.from(p).streamsProperties().get(StreamsConfig.POLL_MS_CONFIG)).isEqualTo("50");
+  }
+}
