@@ -9,6 +9,9 @@ public final class Benchmarks {
     if (which.equals("all") || which.equals("topology")) {
       TopologyBenchmark.main(new String[0]);
     }
+    if (which.equals("all") || which.equals("topology-latency")) {
+      TopologyLatencyBenchmark.main(new String[0]);
+    }
     if (which.equals("all") || which.equals("edge")) {
       EdgeBenchmark.main(new String[0]);
       EdgeCatchUpBenchmark.main(new String[0]);

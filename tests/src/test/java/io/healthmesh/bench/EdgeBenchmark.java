@@ -115,7 +115,7 @@ public final class EdgeBenchmark {
         .setType("A").setTtl(300).setRoutingPolicy(RoutingPolicy.newBuilder()
             .setWrr(WrrPolicy.newBuilder().setItems(items).build()).build()).build(), 2);
     var snapshot = state.snapshot(true);
-    Responder responder = new Responder(() -> snapshot, new RoutingEngine(Regions.builtIn()), "us-east1", List.of(),
+    Responder responder = new Responder(() -> snapshot, new RoutingEngine(Regions.builtIn()), "us-east1", io.healthmesh.edge.routing.SubnetRegions.NONE,
         Rcode.SERVFAIL, ThreadLocalRandom::current, Responder.DecisionListener.NONE);
     return EdgeServer.start(new EdgeServer.Listen("127.0.0.1", 0, Integer.getInteger("bench.edge.udpThreads", 2), batch, 64,
         Duration.ofSeconds(10)), responder,
