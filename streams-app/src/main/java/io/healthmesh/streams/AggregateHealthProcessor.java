@@ -74,7 +74,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
   @Override
   public void init(ProcessorContext<String, Out> context) {
     this.context = context;
-    this.prompt = new PromptCommit(context, settings.changeCommitDelay(), settings.changeCommitMaxRate());
+    this.prompt = new PromptCommit(context, settings.changeCommitDelay(), settings.changeCommitMaxLag());
     this.publisher = new Publisher(context, metrics, Publisher.PUBLISHED, prompt);
     this.services = new MirroredStore<>(context, SERVICES);
     this.serviceCounts = new MirroredStore<>(context, SERVICE_COUNTS);
@@ -88,7 +88,7 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
 
   @Override
   public void process(Record<String, byte[]> record) {
-    prompt.processed();
+    prompt.processed(record.timestamp());
     Kind kind = AggregateInput.kindOf(record.key());
     String name = AggregateInput.nameOf(record.key());
     Instant time = Instant.ofEpochMilli(record.timestamp());

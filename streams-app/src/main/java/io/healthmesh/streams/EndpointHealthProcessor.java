@@ -81,7 +81,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     this.services = new MirroredStore<>(context, SERVICES);
     this.externalRefs = new MirroredStore<>(context, EXTERNAL_REFS);
     this.rules = new MirroredStore<>(context, RULES);
-    this.prompt = new PromptCommit(context, settings.changeCommitDelay(), settings.changeCommitMaxRate());
+    this.prompt = new PromptCommit(context, settings.changeCommitDelay(), settings.changeCommitMaxLag());
     this.targets = new Publisher(context, metrics, Publisher.PUBLISHED_TARGETS, prompt);
     this.probeClock = context.getStateStore(PROBE_CLOCK);
     Long stored = probeClock.get(WATERMARK);
@@ -91,7 +91,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
 
   @Override
   public void process(Record<String, byte[]> record) {
-    prompt.processed();
+    prompt.processed(record.timestamp());
     Origin origin = origin(record);
     if (Topics.BACKEND_SERVICES.name().equals(origin.topic())) {
       applyConfig(record, origin);

@@ -1,6 +1,7 @@
 package io.healthmesh.streams;
 
 import java.time.Duration;
+import java.util.function.LongSupplier;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 
@@ -8,34 +9,44 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  * Commits soon after a processor forwarded a change, so that a new state is not held back for
  * the whole commit interval: with exactly-once, nothing is visible downstream before its
  * transaction commits. Probes that change nothing (nearly all of them) leave the commits at
- * {@code commit.interval.ms}. A commit costs a few milliseconds whatever it holds, so prompt
- * commits are made only while the input is light (at most {@code healthmesh.change.commit.max.rate}
- * records/s over the last tick): under heavy input the regular commits come as they would, and
- * throughput keeps its long transactions. Only when commits happen depends on the wall clock,
- * never what is computed (R-AUD-2).
+ * {@code commit.interval.ms}.
+ *
+ * <p>A commit costs a few milliseconds whatever it holds, so prompt commits are made only while
+ * the task is caught up: the last record it processed reached the broker less than
+ * {@code healthmesh.change.commit.max.lag.ms} ago (probe-results has LogAppendTime). Behind that
+ * (a storm of changes, a restart reading a backlog) the regular commits come as they would and
+ * throughput keeps its long transactions; and if prompt commits ever made the task fall behind,
+ * they would stop by themselves. Only when commits happen depends on the wall clock, never what
+ * is computed (R-AUD-2).
  */
 final class PromptCommit {
   private final ProcessorContext<?, ?> context;
-  private final long maxPerTick;
+  private final long maxLagMs;
+  private final LongSupplier wallClock;
   private final boolean immediate;
   private boolean pending;
-  private long processed;
+  private long lastRecordTime = Long.MIN_VALUE;
 
-  PromptCommit(ProcessorContext<?, ?> context, Duration delay, int maxRate) {
+  PromptCommit(ProcessorContext<?, ?> context, Duration delay, Duration maxLag) {
+    this(context, delay, maxLag, System::currentTimeMillis);
+  }
+
+  PromptCommit(ProcessorContext<?, ?> context, Duration delay, Duration maxLag, LongSupplier wallClock) {
     this.context = context;
     this.immediate = delay.isZero();
-    this.maxPerTick = Math.max(1, maxRate * Math.max(1, delay.toMillis()) / 1000);
+    this.maxLagMs = maxLag.toMillis();
+    this.wallClock = wallClock;
     if (!immediate) {
       context.schedule(delay, PunctuationType.WALL_CLOCK_TIME, now -> tick());
     }
   }
 
-  /** One input record was processed. */
-  void processed() {
-    processed++;
+  /** A record with this timestamp is being processed. */
+  void processed(long recordTime) {
+    lastRecordTime = recordTime;
   }
 
-  /** A change was forwarded; it is committed within the delay (plus the commit itself) while the input is light. */
+  /** A change was forwarded: committed within the delay (plus the commit itself) while the task is caught up. */
   void changed() {
     if (immediate) {
       context.commit();
@@ -45,10 +56,9 @@ final class PromptCommit {
   }
 
   private void tick() {
-    if (pending && processed <= maxPerTick) {
+    if (pending && wallClock.getAsLong() - lastRecordTime <= maxLagMs) {
       pending = false;
       context.commit();
     }
-    processed = 0;
   }
 }

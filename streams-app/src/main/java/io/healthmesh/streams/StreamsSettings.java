@@ -15,7 +15,7 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 public record StreamsSettings(String applicationId, String bootstrapServers, String schemaRegistryUrl,
     String processingGuarantee, int standbyReplicas, int streamThreads, Duration commitInterval, String stateDir,
-    Duration maxClockSkew, Duration staleCheckInterval, Duration changeCommitDelay, int changeCommitMaxRate,
+    Duration maxClockSkew, Duration staleCheckInterval, Duration changeCommitDelay, Duration changeCommitMaxLag,
     Map<String, String> streamsOverrides,
     MetricsSettings metrics, boolean inMemoryStores) {
 
@@ -31,8 +31,8 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
   public static final String STALE_CHECK_INTERVAL_MS = "healthmesh.stale.check.interval.ms";
   /** How soon after a change the topology commits, so that the change becomes visible. */
   public static final String CHANGE_COMMIT_MS = "healthmesh.change.commit.ms";
-  /** Input rate (records/s) above which changes wait for the regular commit. */
-  public static final String CHANGE_COMMIT_MAX_RATE = "healthmesh.change.commit.max.rate";
+  /** How far behind the input a task may be and still commit promptly after a change. */
+  public static final String CHANGE_COMMIT_MAX_LAG_MS = "healthmesh.change.commit.max.lag.ms";
   /** State in memory without changelogs: for offline replays (healthctl audit replay), never a deployment. */
   public static final String IN_MEMORY_STORES = "healthmesh.stores.in.memory";
   /** Any other Kafka Streams or client property, passed through with this prefix removed. */
@@ -58,7 +58,7 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     int skewMs = read.integer(MAX_CLOCK_SKEW_MS, 30_000, 0, Integer.MAX_VALUE);
     int staleMs = read.integer(STALE_CHECK_INTERVAL_MS, 1_000, 10, 3_600_000);
     int changeCommitMs = read.integer(CHANGE_COMMIT_MS, 10, 0, 600_000);
-    int changeCommitRate = read.integer(CHANGE_COMMIT_MAX_RATE, 50_000, 0, Integer.MAX_VALUE);
+    int changeCommitLagMs = read.integer(CHANGE_COMMIT_MAX_LAG_MS, 200, 0, 3_600_000);
     Map<String, String> overrides = new HashMap<>();
     p.stringPropertyNames().stream().filter(k -> k.startsWith(STREAMS_PREFIX))
         .forEach(k -> overrides.put(k.substring(STREAMS_PREFIX.length()), p.getProperty(k)));
@@ -66,7 +66,7 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     boolean inMemory = read.bool(IN_MEMORY_STORES, false);
     read.check("streams-app");
     return new StreamsSettings(appId, bootstrap, registry, guarantee, standby, threads, Duration.ofMillis(commitMs),
-        stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), Duration.ofMillis(changeCommitMs), changeCommitRate, overrides,
+        stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), Duration.ofMillis(changeCommitMs), Duration.ofMillis(changeCommitLagMs), overrides,
         metrics, inMemory);
   }
 
