@@ -116,6 +116,7 @@ final class Demo implements AutoCloseable {
             edgeMeters, edge::ready));
       }
       demo.serve("registry", registryMetrics);
+      awaitConfigurationTakenIn(kafka, client, Duration.ofSeconds(60));
       demo.started.add(new ProbeSimulator(kafka.bootstrapServers(), client, config, demo.faults).start());
       for (EdgeApp edge : demo.edges) {
         edge.awaitReady(Duration.ofSeconds(60));
@@ -173,6 +174,41 @@ final class Demo implements AutoCloseable {
     }
     try (Stream<Path> paths = Files.walk(dir)) {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
+  /**
+   * Probes start once the topology has published a state for every load balancer and composite
+   * of the sample configuration. A probe that overtakes a load balancer's configuration (it
+   * reaches the probe partitions through an internal topic) makes that load balancer's first
+   * state depend on how partitions interleaved, and an audit replay would tell it differently
+   * (R-AUD-2). A demo that cannot confirm it in time starts anyway.
+   */
+  private static void awaitConfigurationTakenIn(EmbeddedKafka kafka, SchemaRegistryClient client, Duration timeout) {
+    java.util.Set<String> missing = new java.util.HashSet<>();
+    for (io.healthmesh.cli.config.Resource r : SampleConfig.resources()) {
+      if (r.kind() == io.healthmesh.cli.config.ResourceKind.FORWARDING_RULE) {
+        missing.add(io.healthmesh.events.EntityKind.FORWARDING_RULE + "|" + r.key());
+      } else if (r.kind() == io.healthmesh.cli.config.ResourceKind.COMPOSITE_HEALTH_CHECK) {
+        missing.add(io.healthmesh.events.EntityKind.COMPOSITE_HEALTH_CHECK + "|" + r.key());
+      }
+    }
+    var topic = io.healthmesh.schemas.Topics.HEALTH_STATE;
+    try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(Map.<String, Object>of(
+        CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+        topic.keySerde(client).deserializer(), topic.valueSerde(client).deserializer())) {
+      var partitions = consumer.partitionsFor(topic.name()).stream()
+          .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (!missing.isEmpty() && System.nanoTime() < deadline) {
+        consumer.poll(Duration.ofMillis(200)).forEach(r -> missing.remove(r.key().getKind() + "|" + r.key().getName()));
+      }
+    }
+    if (!missing.isEmpty()) {
+      System.err.println("demo: no state yet for " + missing + "; starting the probe simulator anyway");
     }
   }
 }
