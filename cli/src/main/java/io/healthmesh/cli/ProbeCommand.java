@@ -1,13 +1,13 @@
 package io.healthmesh.cli;
 
-import io.healthmesh.net.IpAddress;
 import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.probe.Heartbeats;
 import io.healthmesh.cli.probe.ProbeLines;
 import io.healthmesh.cli.probe.Prober;
 import io.healthmesh.events.ProbeRecordType;
-import io.healthmesh.observability.MetricsServer;
 import io.healthmesh.events.ProbeResult;
+import io.healthmesh.net.IpAddress;
+import io.healthmesh.observability.MetricsServer;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.BufferedReader;
@@ -19,10 +19,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -42,6 +47,7 @@ final class ProbeCommand extends CommandGroup {
     Map<String, Object> props = new HashMap<>(cluster.client());
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    props.put(ProducerConfig.BATCH_SIZE_CONFIG, 262_144);
     return new KafkaProducer<>(props, Topics.PROBE_RESULTS.keySerde(cluster.registry()).serializer(),
         Topics.PROBE_RESULTS.valueSerde(cluster.registry()).serializer());
   }
@@ -106,8 +112,8 @@ final class ProbeCommand extends CommandGroup {
       PrintWriter out = spec.commandLine().getOut();
       PrintWriter err = spec.commandLine().getErr();
       String by = prober != null ? prober : hostName();
-      int published = 0;
       int rejected = 0;
+      Sends sends = new Sends();
       try (KafkaProducer<String, ProbeResult> producer = producer(cluster)) {
         if (source.one != null) {
           One o = source.one;
@@ -118,7 +124,7 @@ final class ProbeCommand extends CommandGroup {
           if (problem != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), problem);
           }
-          published += send(producer, r);
+          sends.send(producer, r, "result");
         } else {
           BufferedReader in = source.file.equals("-")
               ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
@@ -141,33 +147,48 @@ final class ProbeCommand extends CommandGroup {
               if (r.getProber().isEmpty()) {
                 r.setProber(by);
               }
-              published += send(producer, r);
+              sends.send(producer, r, "line " + number);
             }
           }
         }
         producer.flush();
       }
-      out.println("published " + published + ", rejected " + rejected);
+      sends.failures.forEach(err::println);
+      out.println("published " + sends.published.get() + ", rejected " + rejected
+          + (sends.failures.isEmpty() ? "" : ", not published " + sends.failures.size()));
       out.flush();
       err.flush();
-      return rejected > 0 ? 2 : 0;
+      return rejected > 0 || !sends.failures.isEmpty() ? 2 : 0;
     }
 
-    private static int send(KafkaProducer<String, ProbeResult> producer, ProbeResult r) throws Exception {
-      if (r.getType() == ProbeRecordType.HEARTBEAT) {
-        var sent = Heartbeats.send(producer, r.getProber(), r.getEventTime());
-        for (var s : sent) {
-          s.get();
+    /**
+     * Sends without waiting for each acknowledgement, so that a file of 100,000 results goes out
+     * in batches in seconds; a record the broker refuses is reported with its line. The producer
+     * is idempotent, so retries keep each partition's order.
+     */
+    private static final class Sends {
+      final AtomicInteger published = new AtomicInteger();
+      final List<String> failures = Collections.synchronizedList(new ArrayList<>());
+
+      void send(KafkaProducer<String, ProbeResult> producer, ProbeResult r, String where) {
+        Callback done = (metadata, e) -> {
+          if (e == null) {
+            published.incrementAndGet();
+          } else {
+            failures.add(where + ": not published: " + e.getMessage());
+          }
+        };
+        if (r.getType() == ProbeRecordType.HEARTBEAT) {
+          Heartbeats.send(producer, r.getProber(), r.getEventTime(), done);
+          return;
         }
-        return sent.size();
+        if (r.getBackendService() == null || r.getBackendService().isBlank()) {
+          // Keyed by its address, so one spelling for every prober puts it on one partition (R-DNSHC-1).
+          r.setEndpointId(IpAddress.canonicalOrSame(r.getEndpointId()));
+        }
+        producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, r.getEventTime().toEpochMilli(),
+            ProbeLines.key(r), r), done);
       }
-      if (r.getBackendService() == null || r.getBackendService().isBlank()) {
-        // Keyed by its address, so one spelling for every prober puts it on one partition (R-DNSHC-1).
-        r.setEndpointId(IpAddress.canonicalOrSame(r.getEndpointId()));
-      }
-      producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, r.getEventTime().toEpochMilli(),
-          ProbeLines.key(r), r)).get();
-      return 1;
     }
   }
 

@@ -75,6 +75,23 @@ class ProbeCommandsIT {
   }
 
   @Test
+  void publishesAFileWithoutWaitingPerLine_andNamesTheLineTheBrokerRefused() {
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 2_000; i++) {
+      lines.append("{\"backendService\":\"bulk-svc\",\"endpointId\":\"vm-").append(i)
+          .append("\",\"success\":true}\n");
+    }
+    // Larger than the producer's max.request.size (1 MB): refused, and said with its line.
+    lines.append("{\"backendService\":\"bulk-svc\",\"endpointId\":\"vm-big\",\"success\":false,\"detail\":\"")
+        .append("x".repeat(1_100_000)).append("\"}\n");
+    Cli.Run run = cli.runWithInput(lines.toString(), "probe", "publish", "-f", "-");
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.out()).contains("published 2000, rejected 0, not published 1");
+    assertThat(run.err()).contains("line 2001: not published:");
+    assertThat(await(x -> "bulk-svc".equals(x.key()) && x.value().getEndpointId().equals("vm-1999"))).hasSize(1);
+  }
+
+  @Test
   void checksEveryEndpointOverItsProtocol_andFollowsConfigChanges() throws Exception {
     HttpServer ok = http(200);
     HttpServer failing = http(503);

@@ -20,13 +20,19 @@ public final class Heartbeats {
   private Heartbeats() {}
 
   public static List<Future<RecordMetadata>> send(Producer<String, ProbeResult> producer, String prober, Instant at) {
+    return send(producer, prober, at, null);
+  }
+
+  /** As {@link #send(Producer, String, Instant)}, telling {@code done} of each partition's record. */
+  public static List<Future<RecordMetadata>> send(Producer<String, ProbeResult> producer, String prober, Instant at,
+      org.apache.kafka.clients.producer.Callback done) {
     ProbeResult heartbeat = ProbeResult.newBuilder().setType(ProbeRecordType.HEARTBEAT).setEventTime(at)
         .setProber(prober).build();
     List<Future<RecordMetadata>> sent = new ArrayList<>();
     int partitions = producer.partitionsFor(Topics.PROBE_RESULTS.name()).size();
     for (int p = 0; p < partitions; p++) {
       sent.add(producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), p, at.toEpochMilli(), "heartbeat",
-          heartbeat)));
+          heartbeat), done));
     }
     return sent;
   }
