@@ -62,7 +62,7 @@ public final class TopicFollower implements AutoCloseable {
   private volatile long caughtUpMillis = System.currentTimeMillis();
   private volatile boolean running = true;
   private volatile boolean ready;
-  private volatile long lastContactMillis = System.currentTimeMillis();
+  private final Freshness freshness = new Freshness();
   private volatile long skipped;
 
   public TopicFollower(Map<String, Object> kafkaProps, SchemaRegistryClient registry, Duration maxDelay,
@@ -101,9 +101,9 @@ public final class TopicFollower implements AutoCloseable {
     return ready;
   }
 
-  /** Milliseconds since the broker last answered a poll: how stale the snapshot may be. */
+  /** Milliseconds since the edge last knew it served everything the topics held (see {@link Freshness}). */
   public long stalenessMillis() {
-    return System.currentTimeMillis() - lastContactMillis;
+    return freshness.stalenessMillis();
   }
 
   /**
@@ -151,7 +151,6 @@ public final class TopicFollower implements AutoCloseable {
             }
             state.offset(r.topic() + "-" + r.partition(), r.offset());
           }
-          lastContactMillis = System.currentTimeMillis();
           unserved += records.count();
           if (!whole && caughtUp(c, end)) {
             whole = true;
@@ -160,6 +159,7 @@ public final class TopicFollower implements AutoCloseable {
           if (whole && !force && !state.changed()) {
             unserved = 0; // what was read changes nothing that is served
           }
+          freshness.check(c, partitions, whole && !force && !state.changed());
           long unread = unread(c, partitions);
           lag(unserved + unread);
           if (!whole || !force && !state.changed()) {
