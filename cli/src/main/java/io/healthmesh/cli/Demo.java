@@ -59,6 +59,11 @@ final class Demo implements AutoCloseable {
   }
 
   static Demo start(Path dataDir, boolean fresh, Ports ports) throws Exception {
+    return start(dataDir, fresh, ports, true);
+  }
+
+  /** @param simulate whether to run the probe simulator for the sample services */
+  static Demo start(Path dataDir, boolean fresh, Ports ports, boolean simulate) throws Exception {
     int kafkaPort = ports.kafka();
     int registryPort = ports.registry();
     List<Integer> edgePorts = ports.dns();
@@ -116,8 +121,10 @@ final class Demo implements AutoCloseable {
             edgeMeters, edge::ready));
       }
       demo.serve("registry", registryMetrics);
-      awaitConfigurationTakenIn(kafka, client, Duration.ofSeconds(60));
-      demo.started.add(new ProbeSimulator(kafka.bootstrapServers(), client, config, demo.faults).start());
+      if (simulate) {
+        awaitConfigurationTakenIn(kafka, client, Duration.ofSeconds(60));
+        demo.started.add(new ProbeSimulator(kafka.bootstrapServers(), client, config, demo.faults).start());
+      }
       for (EdgeApp edge : demo.edges) {
         edge.awaitReady(Duration.ofSeconds(60));
       }

@@ -59,6 +59,9 @@ public final class Healthctl implements Callable<Integer> {
     @Option(names = "--registry-port", defaultValue = "8081", description = "Schema registry port (default: ${DEFAULT-VALUE}).")
     int registryPort;
 
+    @Option(names = "--no-simulator", description = "Do not simulate probes of the sample services; publish your own.")
+    boolean noSimulator;
+
     @Override
     public Integer call() throws Exception {
       if (dnsPorts.size() != SampleConfig.REGIONS.size()) {
@@ -66,7 +69,8 @@ public final class Healthctl implements Callable<Integer> {
             + SampleConfig.REGIONS.size() + " ports, one per edge");
       }
       System.out.println("starting the healthmesh demo ...");
-      Demo demo = Demo.start(dataDir.toAbsolutePath(), fresh, new Demo.Ports(kafkaPort, registryPort, dnsPorts, metricsPort));
+      Demo demo = Demo.start(dataDir.toAbsolutePath(), fresh, new Demo.Ports(kafkaPort, registryPort, dnsPorts, metricsPort),
+          !noSimulator);
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         System.out.println("\nstopping the demo ...");

@@ -72,12 +72,23 @@ final class ProbeSimulator implements AutoCloseable {
     }
   }
 
-  /** Follows the configuration, so that services applied to the demo are probed too. */
+  /** Follows the configuration, so that a change to a sample service's endpoints is probed as applied. */
   private void refreshServices(long now) {
     if (now - refreshed >= REFRESH_MILLIS) {
-      services = List.copyOf(config.read(new java.util.ArrayList<>()).<BackendService>values(ResourceKind.BACKEND_SERVICE));
+      services = simulated(config.read(new java.util.ArrayList<>()).<BackendService>values(ResourceKind.BACKEND_SERVICE));
       refreshed = now;
     }
+  }
+
+  /**
+   * Only the sample configuration's services: a service a user applies is theirs to probe
+   * (`probe publish`, `probe run`), and simulated results every second would override theirs.
+   */
+  static List<BackendService> simulated(java.util.Collection<BackendService> applied) {
+    java.util.Set<String> sample = new java.util.HashSet<>();
+    SampleConfig.resources().stream().filter(r -> r.kind() == ResourceKind.BACKEND_SERVICE)
+        .forEach(r -> sample.add(r.key()));
+    return applied.stream().filter(s -> sample.contains(s.getName())).toList();
   }
 
   private void sleepUntil(long time) {
