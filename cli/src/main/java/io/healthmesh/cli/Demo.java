@@ -1,15 +1,19 @@
 package io.healthmesh.cli;
 
 import io.healthmesh.cli.config.ConfigTopics;
+import io.healthmesh.cli.config.Resource;
+import io.healthmesh.cli.config.ResourceKind;
 import io.healthmesh.edge.EdgeApp;
 import io.healthmesh.edge.EdgeMain;
 import io.healthmesh.edge.EdgeSettings;
+import io.healthmesh.events.EntityKind;
 import io.healthmesh.kafka.embedded.EmbeddedKafka;
 import io.healthmesh.observability.MetricsServer;
 import io.healthmesh.registry.RegistrySettings;
 import io.healthmesh.registry.SchemaRegistry;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.HealthStreamsApp;
 import io.healthmesh.streams.StreamsSettings;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -18,11 +22,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * Everything in one process: broker, registry, topology, one edge per sample region and the
@@ -192,21 +201,21 @@ final class Demo implements AutoCloseable {
    * (R-AUD-2). A demo that cannot confirm it in time starts anyway.
    */
   private static void awaitConfigurationTakenIn(EmbeddedKafka kafka, SchemaRegistryClient client, Duration timeout) {
-    java.util.Set<String> missing = new java.util.HashSet<>();
-    for (io.healthmesh.cli.config.Resource r : SampleConfig.resources()) {
-      if (r.kind() == io.healthmesh.cli.config.ResourceKind.FORWARDING_RULE) {
-        missing.add(io.healthmesh.events.EntityKind.FORWARDING_RULE + "|" + r.key());
-      } else if (r.kind() == io.healthmesh.cli.config.ResourceKind.COMPOSITE_HEALTH_CHECK) {
-        missing.add(io.healthmesh.events.EntityKind.COMPOSITE_HEALTH_CHECK + "|" + r.key());
+    Set<String> missing = new HashSet<>();
+    for (Resource r : SampleConfig.resources()) {
+      if (r.kind() == ResourceKind.FORWARDING_RULE) {
+        missing.add(EntityKind.FORWARDING_RULE + "|" + r.key());
+      } else if (r.kind() == ResourceKind.COMPOSITE_HEALTH_CHECK) {
+        missing.add(EntityKind.COMPOSITE_HEALTH_CHECK + "|" + r.key());
       }
     }
-    var topic = io.healthmesh.schemas.Topics.HEALTH_STATE;
-    try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(Map.<String, Object>of(
+    var topic = Topics.HEALTH_STATE;
+    try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
         CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
+        ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
         topic.keySerde(client).deserializer(), topic.valueSerde(client).deserializer())) {
       var partitions = consumer.partitionsFor(topic.name()).stream()
-          .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
+          .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
       long deadline = System.nanoTime() + timeout.toNanos();

@@ -7,7 +7,7 @@ import io.healthmesh.cli.audit.Explainer;
 import io.healthmesh.cli.config.AvroJson;
 import io.healthmesh.edge.routing.SubnetRegions;
 import io.healthmesh.events.DnsDecision;
-import io.healthmesh.net.IpAddress;
+import io.healthmesh.net.Cidr;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -109,22 +109,17 @@ final class ExplainCommand extends AuditCommand.Base {
     }
     List<String> problems = new ArrayList<>();
     SubnetRegions regions = SubnetRegions.parse(subnetRegions, problems::add);
-    int slash = clientSubnet.indexOf('/');
-    byte[] subnet = IpAddress.parse(slash < 0 ? clientSubnet : clientSubnet.substring(0, slash));
-    int prefix = -1;
+    Cidr subnet = null;
     try {
-      prefix = subnet == null ? -1 : slash < 0 ? subnet.length * 8 : Integer.parseInt(clientSubnet.substring(slash + 1));
-    } catch (NumberFormatException e) {
-      prefix = -1;
-    }
-    if (subnet == null || prefix < 0 || prefix > subnet.length * 8) {
-      problems.add("--client-subnet: '" + clientSubnet + "' is not address/prefix-length");
+      subnet = Cidr.parse(clientSubnet); // an address alone is its full-length prefix
+    } catch (IllegalArgumentException e) {
+      problems.add("--client-subnet: " + e.getMessage());
     }
     if (!problems.isEmpty()) {
       throw new CommandLine.ParameterException(spec.commandLine(), String.join("; ", problems));
     }
     // The edge's own rule, source prefix length included (R-GEO-1).
-    String mapped = regions.regionOf(subnet, prefix);
+    String mapped = regions.regionOf(subnet.network(), subnet.prefix());
     if (mapped != null) {
       return mapped;
     }

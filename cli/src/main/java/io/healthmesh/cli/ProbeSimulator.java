@@ -9,8 +9,12 @@ import io.healthmesh.events.ProbeResult;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -75,7 +79,7 @@ final class ProbeSimulator implements AutoCloseable {
   /** Follows the configuration, so that a change to a sample service's endpoints is probed as applied. */
   private void refreshServices(long now) {
     if (now - refreshed >= REFRESH_MILLIS) {
-      services = simulated(config.read(new java.util.ArrayList<>()).<BackendService>values(ResourceKind.BACKEND_SERVICE));
+      services = simulated(config.read(new ArrayList<>()).<BackendService>values(ResourceKind.BACKEND_SERVICE));
       refreshed = now;
     }
   }
@@ -84,8 +88,8 @@ final class ProbeSimulator implements AutoCloseable {
    * Only the sample configuration's services: a service a user applies is theirs to probe
    * (`probe publish`, `probe run`), and simulated results every second would override theirs.
    */
-  static List<BackendService> simulated(java.util.Collection<BackendService> applied) {
-    java.util.Set<String> sample = new java.util.HashSet<>();
+  static List<BackendService> simulated(Collection<BackendService> applied) {
+    Set<String> sample = new HashSet<>();
     SampleConfig.resources().stream().filter(r -> r.kind() == ResourceKind.BACKEND_SERVICE)
         .forEach(r -> sample.add(r.key()));
     return applied.stream().filter(s -> sample.contains(s.getName())).toList();

@@ -1,5 +1,6 @@
 package io.healthmesh.edge;
 
+import static io.healthmesh.edge.TopicRecords.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.healthmesh.config.ManagedZone;
@@ -9,7 +10,6 @@ import io.healthmesh.registry.RegistrySettings;
 import io.healthmesh.registry.SchemaRegistry;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
-import io.healthmesh.schemas.Topic;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
@@ -17,12 +17,7 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
@@ -97,15 +92,6 @@ class BrokerOutageIT {
         throw new AssertionError("staleness " + staleness(meters) + " s after " + timeout);
       }
       Thread.sleep(200);
-    }
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static void send(EmbeddedKafka kafka, SchemaRegistryClient client, Topic topic, Object key, SpecificRecord value)
-      throws Exception {
-    try (KafkaProducer producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-        kafka.bootstrapServers()), topic.keySerde(client).serializer(), topic.valueSerde(client).serializer())) {
-      producer.send(new ProducerRecord<>(topic.name(), key, value)).get();
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.healthmesh.edge;
 
+import static io.healthmesh.edge.TopicRecords.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.healthmesh.config.ForwardingRule;
@@ -22,7 +23,6 @@ import io.healthmesh.registry.RegistrySettings;
 import io.healthmesh.registry.SchemaRegistry;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
-import io.healthmesh.schemas.Topic;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.InetSocketAddress;
@@ -31,12 +31,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.xbill.DNS.DClass;
@@ -148,14 +144,5 @@ class EdgeKafkaIT {
   private static void health(EmbeddedKafka kafka, SchemaRegistryClient client, HealthStatus status) throws Exception {
     EntityKey key = new EntityKey(EntityKind.FORWARDING_RULE, "fr-orders");
     send(kafka, client, Topics.HEALTH_STATE, key, HealthState.newBuilder().setStatus(status).setSince(Instant.now()).build());
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static void send(EmbeddedKafka kafka, SchemaRegistryClient client, Topic topic, Object key, SpecificRecord value)
-      throws Exception {
-    try (KafkaProducer producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-        kafka.bootstrapServers()), topic.keySerde(client).serializer(), topic.valueSerde(client).serializer())) {
-      producer.send(new ProducerRecord<>(topic.name(), key, value)).get();
-    }
   }
 }

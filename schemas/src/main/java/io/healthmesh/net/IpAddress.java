@@ -35,16 +35,6 @@ public final class IpAddress {
     return canonical == null ? text : canonical;
   }
 
-  public static boolean isIpv4(String text) {
-    byte[] bytes = parse(text);
-    return bytes != null && bytes.length == 4;
-  }
-
-  public static boolean isIpv6(String text) {
-    byte[] bytes = parse(text);
-    return bytes != null && bytes.length == 16;
-  }
-
   /** Dotted quad for 4 bytes; RFC 5952 for 16: lower case, no leading zeros, the longest zero run as {@code ::}. */
   public static String format(byte[] bytes) {
     if (bytes.length == 4) {

@@ -148,7 +148,6 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     // LogAppendTime) counts as made at that time, so a prober's fast clock cannot put an
     // endpoint's last result in the future and have the honest results after it ignored.
     long eventTime = Math.min(probe.getEventTime().toEpochMilli(), record.timestamp());
-    Instant at = Instant.ofEpochMilli(eventTime);
     EndpointState state = endpoints.get(owner.service(), owner.endpoint());
     if (EndpointStateMachine.isOutOfOrder(state, eventTime)) {
       metrics.outOfOrder(); // R-EP-5: counted, never applied
@@ -163,10 +162,11 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     endpoints.save(state);
     metrics.applied();
     if (state.status != before || first) {
+      Instant at = Instant.ofEpochMilli(eventTime); // only for a change: most probes change nothing
       publishEndpoint(owner, before, state, TransitionReason.PROBE, origin, at);
-    }
-    if (state.status != before && owner.config() != null) {
-      forwardCounts(owner.config(), at, origin);
+      if (state.status != before && owner.config() != null) {
+        forwardCounts(owner.config(), at, origin);
+      }
     }
     advanceClock(record.timestamp());
   }

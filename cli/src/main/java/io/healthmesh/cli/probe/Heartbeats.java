@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -25,7 +26,7 @@ public final class Heartbeats {
 
   /** As {@link #send(Producer, String, Instant)}, telling {@code done} of each partition's record. */
   public static List<Future<RecordMetadata>> send(Producer<String, ProbeResult> producer, String prober, Instant at,
-      org.apache.kafka.clients.producer.Callback done) {
+      Callback done) {
     ProbeResult heartbeat = ProbeResult.newBuilder().setType(ProbeRecordType.HEARTBEAT).setEventTime(at)
         .setProber(prober).build();
     List<Future<RecordMetadata>> sent = new ArrayList<>();

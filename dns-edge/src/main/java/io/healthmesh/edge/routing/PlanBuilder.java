@@ -104,7 +104,8 @@ public final class PlanBuilder {
     List<Address> addresses = new ArrayList<>();
     for (String rrdata : rrdatas) {
       Address target = byAddress.get(IpAddress.canonicalOrSame(rrdata));
-      addresses.add(target == null ? Address.unchecked(rrdata) : new Address(rrdata, true, target.status()));
+      addresses.add(target == null ? Address.unchecked(rrdata)
+          : target.rrdata().equals(rrdata) ? target : new Address(rrdata, true, target.status()));
     }
     return addresses;
   }

@@ -208,7 +208,8 @@ public final class DnsConfigRules {
       Set<String> answered = new HashSet<>();
       rrdatas.forEach(rrdata -> answered.add(IpAddress.canonicalOrSame(rrdata)));
       for (String address : checked.getExternalEndpoints()) {
-        if (IpAddress.parse(address) != null && !answered.contains(IpAddress.canonical(address))) {
+        String canonical = IpAddress.canonical(address); // null: reported above as not an address
+        if (canonical != null && !answered.contains(canonical)) {
           problems.add(field + ".healthCheckedTargets.externalEndpoints: '" + address + "' is none of the item's rrdatas,"
               + " so its health would decide nothing (R-DNSHC-1)");
         }
@@ -283,7 +284,6 @@ public final class DnsConfigRules {
     }
     return Record.fromString(owner, type, DClass.IN, ttl, rrdata, owner);
   }
-
 
   private static Name parseName(String text) {
     try {

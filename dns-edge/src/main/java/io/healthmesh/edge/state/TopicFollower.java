@@ -156,10 +156,11 @@ public final class TopicFollower implements AutoCloseable {
             whole = true;
             force = true;
           }
-          if (whole && !force && !state.changed()) {
+          boolean served = whole && !force && !state.changed();
+          if (served) {
             unserved = 0; // what was read changes nothing that is served
           }
-          freshness.check(c, partitions, whole && !force && !state.changed());
+          freshness.check(c, partitions, served);
           long unread = unread(c, partitions);
           lag(unserved + unread);
           if (!whole || !force && !state.changed()) {
