@@ -1,11 +1,13 @@
 package io.healthmesh.cli;
 
 import io.healthmesh.schemas.RestSchemaRegistryClient;
+import io.healthmesh.schemas.RetryingRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -17,6 +19,7 @@ import picocli.CommandLine.Option;
  * {@code healthctl demo}; SASL and TLS settings come from {@code --client-config}.
  */
 public final class ClusterOptions {
+  private static final Duration REGISTRY_WAIT = Duration.ofSeconds(15);
   @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...", defaultValue = "${env:HEALTHMESH_BOOTSTRAP_SERVERS:-127.0.0.1:9092}",
       description = "Kafka bootstrap servers (default: ${DEFAULT-VALUE}; env HEALTHMESH_BOOTSTRAP_SERVERS).")
   String bootstrapServers;
@@ -52,7 +55,8 @@ public final class ClusterOptions {
   }
 
   public SchemaRegistryClient registry() {
-    return new RestSchemaRegistryClient(schemaRegistryUrl);
+    // A short outage is waited out; a longer one fails the command (exit 1), never skips records.
+    return new RetryingRegistryClient(new RestSchemaRegistryClient(schemaRegistryUrl), REGISTRY_WAIT);
   }
 
   /** For tests and embedding: options pointing at the given cluster. */

@@ -6,7 +6,9 @@ import io.healthmesh.edge.server.EdgeServer;
 import io.healthmesh.edge.server.Responder;
 import io.healthmesh.edge.state.Snapshot;
 import io.healthmesh.edge.state.TopicFollower;
+import io.healthmesh.schemas.RetryingRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
@@ -22,7 +24,10 @@ public final class EdgeApp implements AutoCloseable {
   private final MeterRegistry meters;
   private final java.util.Set<String> offsetGauges = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-  private EdgeApp(EdgeSettings settings, SchemaRegistryClient registry, MeterRegistry meters) throws IOException {
+  private EdgeApp(EdgeSettings settings, SchemaRegistryClient direct, MeterRegistry meters) throws IOException {
+    // While the registry is away the follower waits for it, answering from the last snapshot,
+    // rather than leaving out a record whose schema it does not know yet.
+    SchemaRegistryClient registry = new RetryingRegistryClient(direct, null).bindTo(meters);
     this.decisions = new DecisionLog(settings, registry, meters);
     Responder responder = new Responder(snapshot::get, new RoutingEngine(Regions.builtIn()), settings.region(),
         settings.clientSubnetRegions(), settings.notReadyRcode(), ThreadLocalRandom::current, decisions);
@@ -37,6 +42,8 @@ public final class EdgeApp implements AutoCloseable {
         s -> s.get().builtAtMillis() == 0 ? 0 : (System.currentTimeMillis() - s.get().builtAtMillis()) / 1000.0);
     meters.gauge("healthmesh.edge.follower.lag.records", follower, TopicFollower::lagRecords);
     meters.gauge("healthmesh.edge.follower.lag.seconds", follower, f -> f.lagMillis() / 1000.0);
+    FunctionCounter.builder("healthmesh.edge.records.skipped", follower, TopicFollower::skipped)
+        .description("records of the followed topics that could not be read and were left out").register(meters);
     meters.gauge("healthmesh.edge.snapshot.version", snapshot, s -> s.get().version());
     meters.gauge("healthmesh.edge.snapshot.record.sets", snapshot, s -> s.get().recordSets());
     meters.gauge("healthmesh.edge.snapshot.zones", snapshot, s -> s.get().zones().size());

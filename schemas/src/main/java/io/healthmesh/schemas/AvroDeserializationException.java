@@ -51,6 +51,11 @@ public class AvroDeserializationException extends SerializationException {
     return reason;
   }
 
+  /** The registry, not the record, failed: reading it again later may succeed, so it is not bad data. */
+  public boolean registryFailed() {
+    return reason == Reason.REGISTRY_UNAVAILABLE;
+  }
+
   public String topic() {
     return topic;
   }

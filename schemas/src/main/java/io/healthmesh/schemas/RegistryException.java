@@ -35,4 +35,12 @@ public class RegistryException extends RuntimeException {
   public int errorCode() {
     return errorCode;
   }
+
+  /**
+   * The registry could not answer now (unreachable, a 5xx store error, overloaded): asking again
+   * later may succeed, so the data it was asked about is not at fault.
+   */
+  public boolean isTransient() {
+    return errorCode == UNREACHABLE || httpStatus >= 500 || httpStatus == 408 || httpStatus == 429;
+  }
 }

@@ -3,6 +3,7 @@ package io.healthmesh.streams;
 import io.healthmesh.events.DeadLetter;
 import io.healthmesh.events.DeadLetterReason;
 import io.healthmesh.schemas.AvroDeserializationException;
+import io.healthmesh.schemas.RegistryUnavailableException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -34,7 +35,15 @@ final class DeadLetters {
         of(reason, message, origin, key, value)), origin.timestamp()));
   }
 
+  /**
+   * Why a record that could not be decoded is a dead letter. A registry that could not be asked
+   * says nothing about the record: that failure is thrown on, so the stream thread starts again
+   * from its last commit and reads the record again, instead of dead-lettering good data.
+   */
   static DeadLetterReason reasonOf(AvroDeserializationException e) {
+    if (e.registryFailed()) {
+      throw new RegistryUnavailableException(e.getMessage(), e);
+    }
     return e.reason() == AvroDeserializationException.Reason.UNKNOWN_SCHEMA_ID
         ? DeadLetterReason.UNKNOWN_SCHEMA
         : DeadLetterReason.MALFORMED;

@@ -40,6 +40,7 @@ final class ForwardingRuleRouter implements Processor<String, byte[], String, by
       try {
         rule = serdes.forwardingRules.deserialize(context.recordMetadata().orElseThrow().topic(), record.value());
       } catch (AvroDeserializationException e) {
+        DeadLetters.reasonOf(e); // throws when the registry, not the record, failed
         return; // dead-lettered by the aggregate stage
       }
       if (!ConfigRules.forwardingRule(name, rule).isEmpty()) {

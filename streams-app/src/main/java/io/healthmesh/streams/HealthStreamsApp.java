@@ -1,5 +1,7 @@
 package io.healthmesh.streams;
 
+import io.healthmesh.schemas.RegistryUnavailableException;
+import io.healthmesh.schemas.RetryingRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,6 +23,8 @@ import org.slf4j.LoggerFactory;
 /** The running topology: checks its inputs, starts Kafka Streams, and stops it. */
 public final class HealthStreamsApp implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HealthStreamsApp.class);
+  private static final Duration REGISTRY_WAIT = Duration.ofSeconds(5);
+  private static final Duration REGISTRY_PAUSE = Duration.ofSeconds(1);
   private final KafkaStreams streams;
 
   private HealthStreamsApp(KafkaStreams streams) {
@@ -31,18 +35,48 @@ public final class HealthStreamsApp implements AutoCloseable {
   public static HealthStreamsApp start(StreamsSettings settings, SchemaRegistryClient registry, MeterRegistry meters,
       Duration timeout) {
     int partitions = checkCoPartitioned(settings);
-    KafkaStreams streams = new KafkaStreams(HealthTopology.build(settings, registry, meters, partitions),
+    // A record whose schema is not cached waits here while the registry is away, never becomes
+    // a dead letter; the wait stays well under the transaction timeout (10 s under exactly-once).
+    SchemaRegistryClient retrying = new RetryingRegistryClient(registry, REGISTRY_WAIT).bindTo(meters);
+    KafkaStreams streams = new KafkaStreams(HealthTopology.build(settings, retrying, meters, partitions),
         settings.streamsProperties());
-    streams.setUncaughtExceptionHandler(e -> {
-      LOG.error("stream thread failed; replacing it", e);
-      return StreamThreadExceptionResponse.REPLACE_THREAD;
-    });
+    streams.setUncaughtExceptionHandler(HealthStreamsApp::replaceThread);
     new KafkaStreamsMetrics(streams).bindTo(meters);
     EntityCounts.register(streams, meters);
     streams.start();
     HealthStreamsApp app = new HealthStreamsApp(streams);
     app.awaitRunning(timeout);
     return app;
+  }
+
+  /**
+   * A failed thread is replaced; its tasks start again from their last commit, so a record whose
+   * processing failed is read again, and with exactly-once nothing it half wrote is seen. A
+   * registry outage is waited out this way, a pause at a time.
+   */
+  private static StreamThreadExceptionResponse replaceThread(Throwable e) {
+    RegistryUnavailableException registry = registryCause(e);
+    if (registry == null) {
+      LOG.error("stream thread failed; replacing it", e);
+      return StreamThreadExceptionResponse.REPLACE_THREAD;
+    }
+    LOG.warn("{}; restarting the stream thread from its last commit in {} s", registry.getMessage(),
+        REGISTRY_PAUSE.toSeconds());
+    try {
+      Thread.sleep(REGISTRY_PAUSE.toMillis());
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    return StreamThreadExceptionResponse.REPLACE_THREAD;
+  }
+
+  private static RegistryUnavailableException registryCause(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof RegistryUnavailableException r) {
+        return r;
+      }
+    }
+    return null;
   }
 
   public KafkaStreams.State state() {

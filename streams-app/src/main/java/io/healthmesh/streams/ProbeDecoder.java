@@ -48,20 +48,22 @@ final class ProbeDecoder {
     if (id == lastOwnId) {
       return true; // nearly every probe: skip the map
     }
-    boolean own = ownSchema.computeIfAbsent(id, this::fingerprintMatches);
+    Boolean known = ownSchema.get(id);
+    if (known != null) {
+      return known;
+    }
+    boolean own;
+    try {
+      // The binary layout is all that matters: compare parsing canonical forms.
+      own = SchemaNormalization.parsingFingerprint64(registry.byId(id)) == OWN_FINGERPRINT;
+    } catch (RegistryException e) {
+      return false; // not remembered, as the registry may know it later; the ordinary path reports it
+    }
+    ownSchema.put(id, own);
     if (own) {
       lastOwnId = id;
     }
     return own;
-  }
-
-  private boolean fingerprintMatches(int id) {
-    try {
-      // The binary layout is all that matters: compare parsing canonical forms.
-      return SchemaNormalization.parsingFingerprint64(registry.byId(id)) == OWN_FINGERPRINT;
-    } catch (RegistryException e) {
-      return false; // the ordinary path reports it
-    }
   }
 
   /** ProbeResult's fields in schema order; null at the first thing out of place. */

@@ -1,5 +1,6 @@
 package io.healthmesh.cli.config;
 
+import io.healthmesh.schemas.AvroDeserializationException;
 import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.SchemaRegistryClient;
@@ -72,6 +73,9 @@ public final class ConfigTopics {
             r.timestampType(), r.serializedKeySize(), r.serializedValueSize(), key, value, r.headers(),
             r.leaderEpoch()), value);
       } catch (SerializationException e) {
+        if (e instanceof AvroDeserializationException a && a.registryFailed()) {
+          throw a; // the registry could not be asked: failing beats a result missing records
+        }
         warnings.accept(r.topic() + "@" + r.partition() + ":" + r.offset() + " skipped: " + e.getMessage());
       }
     });

@@ -1,5 +1,6 @@
 package io.healthmesh.cli.kafka;
 
+import io.healthmesh.schemas.AvroDeserializationException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,6 +44,9 @@ public final class TopicScan {
             r.serializedKeySize(), r.serializedValueSize(), keys.deserialize(topic, r.key()),
             values.deserialize(topic, r.value()), r.headers(), r.leaderEpoch()));
       } catch (SerializationException e) {
+        if (e instanceof AvroDeserializationException a && a.registryFailed()) {
+          throw a; // the registry could not be asked: failing beats a result missing records
+        }
         skipped[0]++;
       }
     });

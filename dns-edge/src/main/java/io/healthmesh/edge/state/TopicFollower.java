@@ -7,6 +7,7 @@ import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.schemas.AvroDeserializer;
+import io.healthmesh.schemas.RegistryUnavailableException;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -234,6 +235,8 @@ public final class TopicFollower implements AutoCloseable {
         }
       }
       return true;
+    } catch (RegistryUnavailableException e) {
+      throw e; // only when closing: the registry client waits for the registry as long as it takes
     } catch (RuntimeException e) {
       skipped++;
       LOG.warn("left out {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.toString());
@@ -266,6 +269,7 @@ public final class TopicFollower implements AutoCloseable {
     if (c != null) {
       c.wakeup();
     }
+    thread.interrupt(); // ends a wait for the registry
     try {
       thread.join(5000);
     } catch (InterruptedException e) {
