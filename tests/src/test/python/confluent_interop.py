@@ -5,6 +5,10 @@
       registers the schemas through the registry and produces one health-state record keyed NAME
   consume BOOTSTRAP REGISTRY TOPIC NAME
       reads the topic until the record keyed NAME and prints key and value as one JSON line
+  probes BOOTSTRAP REGISTRY VALUE_SCHEMA_FILE KEYS SERVICE ENDPOINT COUNT
+      produces COUNT successful probe results with the client's default partitioner; KEYS is
+      "plain" (the service name as UTF-8, value framed by Confluent's MessageSerializer) or
+      "avro" (AvroProducer, which frames the key too, with the schema "string")
 
 Run with Debian's /usr/bin/python3 (python3-confluent-kafka, python3-avro).
 """
@@ -13,7 +17,9 @@ import json
 import sys
 import time
 
-from confluent_kafka.avro import AvroConsumer, AvroProducer, loads
+from confluent_kafka import Producer
+from confluent_kafka.avro import AvroConsumer, AvroProducer, CachedSchemaRegistryClient, loads
+from confluent_kafka.avro.serializer.message_serializer import MessageSerializer
 
 
 def produce(bootstrap, registry, topic, key_schema_file, value_schema_file, name):
@@ -45,6 +51,35 @@ def produce(bootstrap, registry, topic, key_schema_file, value_schema_file, name
     if left:
         sys.exit("could not deliver %d record(s)" % left)
     print("produced", name)
+
+
+def probes(bootstrap, registry, value_schema_file, keys, service, endpoint, count):
+    with open(value_schema_file) as f:
+        value_schema = loads(f.read())
+    config = {"bootstrap.servers": bootstrap}
+    topic = "probe-results"
+
+    def result(i):
+        return {"type": "RESULT", "backendService": service, "endpointId": endpoint, "success": True,
+                "eventTime": datetime.datetime.now(datetime.timezone.utc), "prober": "python-" + keys,
+                "latencyMicros": 1000 + i, "detail": ""}
+
+    if keys == "avro":
+        config["schema.registry.url"] = registry
+        producer = AvroProducer(config, default_key_schema=loads('{"type": "string"}'),
+                                default_value_schema=value_schema)
+        for i in range(int(count)):
+            producer.produce(topic=topic, key=service, value=result(i))
+    else:
+        serializer = MessageSerializer(CachedSchemaRegistryClient({"url": registry}))
+        producer = Producer(config)
+        for i in range(int(count)):
+            producer.produce(topic, key=service.encode("utf-8"),
+                             value=serializer.encode_record_with_schema(topic, value_schema, result(i)))
+    left = producer.flush(30)
+    if left:
+        sys.exit("could not deliver %d record(s)" % left)
+    print("produced", count)
 
 
 def plain(value):
@@ -79,4 +114,4 @@ def consume(bootstrap, registry, topic, name):
 
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    {"produce": produce, "consume": consume}[command](*args)
+    {"produce": produce, "consume": consume, "probes": probes}[command](*args)

@@ -45,7 +45,7 @@ final class ReplayCommand extends AuditCommand.Base {
   public Integer call() throws Exception {
     List<Resource> policies = policies();
     AuditData data = data();
-    Replayer.Result result = new Replayer(data.scan(), data.registry(), data.probePartitions()).replay(from, to, policies);
+    Replayer.Result result = new Replayer(data.scan(), data.registry()).replay(from, to, policies);
     List<HealthTransition> published = new ArrayList<>();
     for (HealthTransition t : data.transitions().all()) {
       if ((from == null || !t.getEventTime().isBefore(from)) && (to == null || !t.getEventTime().isAfter(to))) {

@@ -23,6 +23,7 @@ import io.healthmesh.internal.ServiceSnapshot;
 import io.healthmesh.schemas.AvroDeserializationException;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.DeadLetters.Origin;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -30,6 +31,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -105,6 +107,11 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   }
 
   private void applyProbe(Record<String, byte[]> record, Origin origin) {
+    Header keyProblem = record.headers().lastHeader(ProbeRouter.KEY_PROBLEM);
+    if (keyProblem != null) {
+      deadLetter(DeadLetterReason.INVALID, new String(keyProblem.value(), StandardCharsets.UTF_8), origin, record);
+      return;
+    }
     ProbeResult probe;
     try {
       probe = serdes.probes.deserialize(origin.topic(), record.value());
@@ -136,7 +143,8 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       return;
     }
     // The key, equal to the service after the checks above, already has its hash computed.
-    Owner owner = owner(isExternal(probe.getBackendService()) ? "" : record.key(), probe.getEndpointId());
+    String service = record.key() == null ? probe.getBackendService() : record.key();
+    Owner owner = owner(isExternal(probe.getBackendService()) ? "" : service, probe.getEndpointId());
     if (owner == null) {
       deadLetter(DeadLetterReason.UNKNOWN_ENTITY, (isExternal(probe.getBackendService())
           ? "external endpoint " + probe.getEndpointId() + " is not health checked by any record set"
@@ -265,7 +273,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       return "endpointId is missing (R-EP-1)";
     }
     String expectedKey = isExternal(probe.getBackendService()) ? probe.getEndpointId() : probe.getBackendService();
-    if (!expectedKey.equals(key) && !(isExternal(probe.getBackendService()) && expectedKey.equals(IpAddress.canonical(key)))) {
+    if (key != null && !expectedKey.equals(key) && !(isExternal(probe.getBackendService()) && expectedKey.equals(IpAddress.canonical(key)))) {
       return "record key '" + key + "' is not '" + expectedKey
           + "'; probe results are keyed by backend service, or by address for an external endpoint";
     }
@@ -474,8 +482,18 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     DeadLetters.forward(context, metrics, dlq, reason, message, origin, record.key(), record.value());
   }
 
+  /** Where the record was read; for a probe moved from another partition, where it was read first. */
   private Origin origin(Record<String, byte[]> record) {
     RecordMetadata m = context.recordMetadata().orElseThrow();
+    if (m.topic().endsWith(HealthTopology.PROBES_MOVED_REPARTITION)) {
+      Header first = record.headers().lastHeader(ProbeRouter.ORIGIN);
+      String at = first == null ? "" : new String(first.value(), StandardCharsets.UTF_8);
+      int colon = at.indexOf(':');
+      if (colon > 0) {
+        return new Origin(Topics.PROBE_RESULTS.name(), Integer.parseInt(at.substring(0, colon)),
+            Long.parseLong(at.substring(colon + 1)), record.timestamp());
+      }
+    }
     return new Origin(m.topic(), m.partition(), m.offset(), record.timestamp());
   }
 

@@ -38,6 +38,8 @@ public final class HealthTopology {
   static final String EXTERNAL_REFS_REPARTITION = "external-endpoints-repartition";
   /** Name (suffix) of the internal topic that carries forwarding rules to their service's partition. */
   static final String RULE_REFS_REPARTITION = "service-forwarding-rules-repartition";
+  /** Name (suffix) of the internal topic that moves probe results to their service's partition. */
+  static final String PROBES_MOVED_REPARTITION = "probes-moved-repartition";
   private static final Consumed<String, byte[]> RAW = Consumed.with(Serdes.String(), Serdes.ByteArray());
 
   private HealthTopology() {}
@@ -55,7 +57,15 @@ public final class HealthTopology {
 
     // 1. Probe results and backend services, both keyed (and so partitioned) by backend service;
     //    external endpoints' probes by address, so the record sets that check them are re-keyed so.
-    KStream<String, byte[]> probes = builder.stream(Topics.PROBE_RESULTS.name(), RAW.withName("probe-results"));
+    //    Probes that another client's partitioner put elsewhere are moved to their service's partition.
+    KStream<String, byte[]> routed = builder.stream(Topics.PROBE_RESULTS.name(),
+            Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("probe-results"))
+        .process(() -> new ProbeRouter(serdes, metrics, probePartitions), Named.as("probe-partitions"));
+    // The router forwards each record to one of these two by name.
+    KStream<String, byte[]> probes = routed.filter((k, v) -> true, Named.as(ProbeRouter.HERE));
+    KStream<String, byte[]> movedProbes = routed.filter((k, v) -> true, Named.as(ProbeRouter.ELSEWHERE))
+        .repartition(Repartitioned.<String, byte[]>as(PROBES_MOVED_REPARTITION.replace("-repartition", ""))
+            .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray()).withNumberOfPartitions(probePartitions));
     KStream<String, byte[]> backendServices = builder.stream(Topics.BACKEND_SERVICES.name(), RAW.withName("backend-services"));
     KStream<String, Out> recordSets = builder.stream(Topics.RESOURCE_RECORD_SETS.name(), RAW.withName("record-sets"))
         .process(() -> new ExternalTargetsProcessor(serdes, metrics), Named.as("external-targets"),
@@ -76,6 +86,7 @@ public final class HealthTopology {
     // Probes join last, so they pass one merge node, not three.
     KStream<String, Out> perService = backendServices.merge(externalEndpoints, Named.as("services-and-external-endpoints"))
         .merge(serviceRules, Named.as("and-load-balancers"))
+        .merge(movedProbes, Named.as("and-moved-probes"))
         .merge(probes, Named.as("and-probes"))
         .process(() -> new EndpointHealthProcessor(serdes, settings, metrics), Named.as("endpoint-health"),
             ENDPOINTS, EndpointHealthProcessor.COMMIT_HOOK, EndpointHealthProcessor.SERVICES, EndpointHealthProcessor.PROBE_CLOCK,

@@ -13,6 +13,7 @@ final class Metrics {
   private final Counter outOfOrder;
   private final Counter stale;
   private final Counter heartbeats;
+  private final Counter rerouted;
   private final io.micrometer.core.instrument.Timer lag;
   private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> margins =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -23,6 +24,8 @@ final class Metrics {
     this.outOfOrder = registry.counter("healthmesh.probes.ignored", "reason", "out_of_order");
     this.stale = registry.counter("healthmesh.endpoints.stale");
     this.heartbeats = registry.counter("healthmesh.probes.heartbeats");
+    this.rerouted = Counter.builder("healthmesh.probes.rerouted")
+        .description("probe results read on another partition than their service's, moved there").register(registry);
     this.lag = io.micrometer.core.instrument.Timer.builder("healthmesh.pipeline.lag")
         .description("From the event time of the record that triggered a state to its publication")
         .publishPercentileHistogram().minimumExpectedValue(java.time.Duration.ofMillis(1))
@@ -43,6 +46,10 @@ final class Metrics {
 
   void heartbeat() {
     heartbeats.increment();
+  }
+
+  void rerouted() {
+    rerouted.increment();
   }
 
   /** How long after its triggering event a state was published: the pipeline's lag. */

@@ -66,9 +66,22 @@ final class Harness implements AutoCloseable {
   final List<DeadLetter> configDeadLetters = new ArrayList<>();
   final List<KeyValue<String, ConsumerFailover>> failoverLog = new ArrayList<>();
 
+  private final TestInputTopic<byte[], byte[]> rawProbes;
+
   Harness() {
+    this(1);
+  }
+
+  /**
+   * A topology built for {@code probePartitions}: the driver reads every input on partition 0,
+   * so every probe whose key belongs to another partition takes the way through the topic that
+   * moves probes to their partition.
+   */
+  Harness(int probePartitions) {
     Properties props = StreamsSettings.from(props()).streamsProperties();
-    driver = new TopologyTestDriver(HealthTopology.build(StreamsSettings.from(props()), registry, meters, 1), props);
+    driver = new TopologyTestDriver(HealthTopology.build(StreamsSettings.from(props()), registry, meters,
+        probePartitions), props);
+    rawProbes = driver.createInputTopic(Topics.PROBE_RESULTS.name(), new ByteArraySerializer(), new ByteArraySerializer());
     for (Topic<?, ?> t : Topics.all()) {
       inputs.put(t.name(), driver.createInputTopic(t.name(), new StringSerializer(), new ByteArraySerializer()));
     }
@@ -98,6 +111,11 @@ final class Harness implements AutoCloseable {
   <V extends SpecificRecord> void config(Topic<String, V> topic, String key, V value, Instant at) {
     byte[] bytes = value == null ? null : new AvroSerializer<V>(registry, false).serialize(topic.name(), value);
     inputs.get(topic.name()).pipeInput(key, bytes, at);
+  }
+
+  /** A probe-results record with any key bytes (null: no key). */
+  void rawProbe(byte[] key, byte[] value, Instant at) {
+    rawProbes.pipeInput(key, value, at);
   }
 
   void raw(String topic, String key, byte[] value, Instant at) {

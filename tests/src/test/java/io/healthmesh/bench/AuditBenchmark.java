@@ -44,7 +44,7 @@ public final class AuditBenchmark {
       AuditData data = new AuditData(props, client, false);
 
       double rawProbes = rawRead(data, Topics.PROBE_RESULTS.name());
-      Replayer.Result replay = new Replayer(data.scan(), client, 4).replay(null, null, List.of());
+      Replayer.Result replay = new Replayer(data.scan(), client).replay(null, null, List.of());
       double replayRate = (replay.probeRecords() + replay.configRecords()) / replay.seconds();
       System.out.printf("replay     %,10.0f records/s  %6.1f s  (%,d probe results in, %,d transitions out)%n",
           replayRate, replay.seconds(), replay.probeRecords(), replay.transitions().size());

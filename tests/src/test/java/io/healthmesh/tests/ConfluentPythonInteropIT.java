@@ -10,14 +10,11 @@ import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthStatus;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.schemas.WireFormat;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -31,15 +28,13 @@ import org.junit.jupiter.api.io.TempDir;
  * write and writes what we read, through our broker and our registry.
  */
 class ConfluentPythonInteropIT {
-  private static final String PYTHON = "/usr/bin/python3";
-  private static final Path SCRIPT = Path.of("src/test/python/confluent_interop.py");
   private static final String TOPIC = Topics.HEALTH_STATE.name();
   private static final ObjectMapper JSON = new ObjectMapper();
   private static Stack stack;
 
   @BeforeAll
   static void start() throws Exception {
-    String check = run(List.of(PYTHON, "-c", "import confluent_kafka.avro, avro"), 30);
+    String check = Commands.run(List.of(Commands.PYTHON, "-c", "import confluent_kafka.avro, avro"), 30);
     assertThat(check).as("Debian python3-confluent-kafka and python3-avro (installed by .ci/run)").isEmpty();
     stack = new Stack();
   }
@@ -61,7 +56,7 @@ class ConfluentPythonInteropIT {
       producer.send(new ProducerRecord<>(TOPIC, key, value)).get();
     }
 
-    JsonNode read = JSON.readTree(python("consume", stack.kafka.bootstrapServers(), stack.registry.url(), TOPIC,
+    JsonNode read = JSON.readTree(Commands.python("consume", stack.kafka.bootstrapServers(), stack.registry.url(), TOPIC,
         "written-by-java"));
 
     assertThat(read.at("/key/kind").asText()).isEqualTo("HEALTH_SOURCE");
@@ -79,7 +74,7 @@ class ConfluentPythonInteropIT {
     Path keySchema = Files.writeString(dir.resolve("key.avsc"), EntityKey.getClassSchema().toString());
     Path valueSchema = Files.writeString(dir.resolve("value.avsc"), HealthState.getClassSchema().toString());
 
-    python("produce", stack.kafka.bootstrapServers(), stack.registry.url(), TOPIC, keySchema.toString(),
+    Commands.python("produce", stack.kafka.bootstrapServers(), stack.registry.url(), TOPIC, keySchema.toString(),
         valueSchema.toString(), "written-by-python");
 
     ConsumerRecord<byte[], byte[]> record = stack.findRaw(TOPIC,
@@ -96,26 +91,5 @@ class ConfluentPythonInteropIT {
     assertThat(value).isEqualTo(HealthState.newBuilder().setStatus(HealthStatus.UNHEALTHY)
         .setSince(Instant.parse("2026-11-30T12:00:00.123Z")).setRegion("europe-west1").setHealthyCount(1)
         .setUnhealthyCount(9).setUnknownCount(0).setVersion(42).setSourceOffset(1234L).build());
-  }
-
-  private static String python(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(PYTHON, SCRIPT.toString()));
-    command.addAll(List.of(args));
-    String out = run(command, 90);
-    return out.lines().reduce((a, b) -> b).orElse("");
-  }
-
-  /** Runs {@code command}; returns its output, or fails the test with it when the exit code is not 0. */
-  private static String run(List<String> command, int seconds) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError(command + " did not finish in " + seconds + " s");
-    }
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (process.exitValue() != 0) {
-      throw new AssertionError(command + " exited " + process.exitValue() + ":\n" + out);
-    }
-    return out.strip();
   }
 }

@@ -28,7 +28,11 @@ final class Stack implements AutoCloseable {
   final SchemaRegistryClient client;
 
   Stack() {
-    kafka = EmbeddedKafka.builder().partitions(2).start();
+    this(2);
+  }
+
+  Stack(int partitions) {
+    kafka = EmbeddedKafka.builder().partitions(partitions).start();
     registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()));
     client = new RestSchemaRegistryClient(registry.url());
   }
@@ -63,6 +67,30 @@ final class Stack implements AutoCloseable {
           .map(p -> new TopicPartition(topic, p.partition())).toList());
       long deadline = System.currentTimeMillis() + 30_000;
       while (!done.test(records) && System.currentTimeMillis() < deadline) {
+        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+      }
+    }
+    return records;
+  }
+
+  /** Everything {@code topic} holds now: read up to the end offsets it has at the call. */
+  List<ConsumerRecord<byte[], byte[]>> readNow(String topic) {
+    return readNow(kafka.bootstrapServers(), topic);
+  }
+
+  static List<ConsumerRecord<byte[], byte[]>> readNow(String bootstrapServers, String topic) {
+    Map<String, Object> props = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+        new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+          .map(p -> new TopicPartition(topic, p.partition())).toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+      long deadline = System.currentTimeMillis() + 30_000;
+      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))
+          && System.currentTimeMillis() < deadline) {
         consumer.poll(Duration.ofMillis(200)).forEach(records::add);
       }
     }

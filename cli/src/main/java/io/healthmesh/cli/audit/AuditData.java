@@ -79,14 +79,6 @@ public final class AuditData {
     return found;
   }
 
-  public int probePartitions() {
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(client,
-        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-        new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-      return consumer.partitionsFor(Topics.PROBE_RESULTS.name()).size();
-    }
-  }
-
   /** {@code KIND/NAME}, the kind in any case with - or _ (composite-health-check/orders-chc). */
   public static Map.Entry<EntityKind, String> entity(String text) {
     int slash = text.indexOf('/');

@@ -35,12 +35,10 @@ import org.apache.kafka.streams.TopologyTestDriver;
 public final class Replayer {
   private final TopicScan scan;
   private final SchemaRegistryClient registry;
-  private final int probePartitions;
 
-  public Replayer(TopicScan scan, SchemaRegistryClient live, int probePartitions) {
+  public Replayer(TopicScan scan, SchemaRegistryClient live) {
     this.scan = scan;
     this.registry = new OverlayRegistry(live);
-    this.probePartitions = probePartitions;
   }
 
   /** A recorded input record, as bytes. */
@@ -98,8 +96,8 @@ public final class Replayer {
     p.setProperty(StreamsSettings.IN_MEMORY_STORES, "true");
     StreamsSettings settings = StreamsSettings.from(p);
     long first = inputs.stream().mapToLong(Input::timestamp).filter(t -> t != Long.MIN_VALUE).min().orElse(0);
-    org.apache.kafka.streams.Topology topology = HealthTopology.build(settings, registry, new SimpleMeterRegistry(),
-        probePartitions);
+    // One task holds every key in a TopologyTestDriver: as one partition, no probe needs moving.
+    org.apache.kafka.streams.Topology topology = HealthTopology.build(settings, registry, new SimpleMeterRegistry(), 1);
     Set<String> sources = new HashSet<>();
     topology.describe().subtopologies().forEach(st -> st.nodes().forEach(n -> {
       if (n instanceof org.apache.kafka.streams.TopologyDescription.Source source && source.topicSet() != null) {
