@@ -176,4 +176,17 @@ class RejectionTest {
     assertThat(d.getValue()).isNotNull();
     return d;
   }
+
+  @Test
+  void deadLettersTheService_whenItsNameIsNotAnRfc1035Label() {
+    for (String name : List.of("", "evil/name", "UPPER case name")) {
+      h.config(Topics.BACKEND_SERVICES, name, BackendService.newBuilder(Harness.service("x", 1)).setName(name).build(), T0);
+    }
+
+    h.drain();
+    assertThat(h.configDeadLetters).hasSize(3).allSatisfy(d -> {
+      assertThat(d.getReason()).isEqualTo(DeadLetterReason.INVALID);
+      assertThat(d.getMessage()).contains("is not a valid name").contains("RFC 1035 label");
+    });
+  }
 }

@@ -1,11 +1,17 @@
 package io.healthmesh.cli.config;
 
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -21,7 +27,11 @@ import java.util.stream.Stream;
  * reads both, with {@code ---} separating documents.
  */
 public final class Documents {
-  private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder().build())
+  /** Resources nest a few levels; anything near this deep is a mistake or an attack on the parser. */
+  static final int MAX_DEPTH = 64;
+  private static final YAMLFactory FACTORY = YAMLFactory.builder()
+      .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build()).build();
+  private static final ObjectMapper YAML = new ObjectMapper(FACTORY)
       .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
   private Documents() {}
@@ -73,7 +83,7 @@ public final class Documents {
 
   private static void parse(String name, InputStream in, List<Document> documents, List<String> problems) {
     int index = 0;
-    try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(in)) {
+    try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(new NoAliases(FACTORY.createParser(in)))) {
       while (it.hasNextValue()) {
         JsonNode node = it.nextValue();
         index++;
@@ -81,11 +91,33 @@ public final class Documents {
           documents.add(new Document(name + ":" + index, node));
         }
       }
+    } catch (StreamConstraintsException e) {
+      problems.add(name + ":" + (index + 1) + ": syntax error: nested more than " + MAX_DEPTH + " levels deep");
     } catch (JsonProcessingException e) {
-      problems.add(name + ":" + (index + 1) + ": syntax error at line " + e.getLocation().getLineNr() + ": "
-          + e.getOriginalMessage());
+      problems.add(name + ":" + (index + 1) + ": syntax error" + (e.getLocation() == null ? ""
+          : " at line " + e.getLocation().getLineNr()) + ": " + e.getOriginalMessage());
     } catch (IOException | RuntimeException e) {
-      problems.add(name + ":" + (index + 1) + ": cannot parse: " + e.getMessage());
+      problems.add(name + ":" + (index + 1) + ": cannot parse: "
+          + (e.getMessage() == null ? "the document's structure is not supported" : e.getMessage()));
+    }
+  }
+
+  /**
+   * Refuses YAML aliases ({@code *name}): Jackson hands an alias over as the text of its name, so
+   * {@code project: *reg} would silently store "reg"; a resource is plain data, written out.
+   */
+  private static final class NoAliases extends JsonParserDelegate {
+    NoAliases(JsonParser yaml) {
+      super(yaml);
+    }
+
+    @Override
+    public JsonToken nextToken() throws IOException {
+      JsonToken token = super.nextToken();
+      if (token != null && ((YAMLParser) delegate).isCurrentAlias()) {
+        throw new JsonParseException(this, "alias *" + getText() + " is not supported; write the value out");
+      }
+      return token;
     }
   }
 }

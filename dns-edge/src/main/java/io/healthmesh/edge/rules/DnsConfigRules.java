@@ -13,6 +13,7 @@ import io.healthmesh.config.ZoneVisibility;
 import io.healthmesh.net.Cidr;
 import io.healthmesh.net.IpAddress;
 import io.healthmesh.rules.HealthCheckRules;
+import io.healthmesh.rules.ResourceNames;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -48,6 +49,10 @@ public final class DnsConfigRules {
     List<String> problems = new ArrayList<>();
     if (!key.equals(z.getName())) {
       problems.add("name: '" + z.getName() + "' differs from the record key '" + key + "'");
+    }
+    String invalid = ResourceNames.problem("name", z.getName());
+    if (invalid != null) {
+      problems.add(invalid);
     }
     if (!z.getDnsName().endsWith(".") || parseName(z.getDnsName()) == null) {
       problems.add("dnsName: '" + z.getDnsName() + "' is not an absolute domain name (ending in '.')");

@@ -10,6 +10,7 @@ import io.healthmesh.config.HealthSource;
 import io.healthmesh.config.LoadBalancingScheme;
 import io.healthmesh.net.IpAddress;
 import io.healthmesh.rules.HealthCheckRules;
+import io.healthmesh.rules.ResourceNames;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -132,6 +133,10 @@ public final class ConfigRules {
   private static void name(String key, String name, List<String> problems) {
     if (!key.equals(name)) {
       problems.add("name: '" + name + "' differs from the record key '" + key + "'");
+    }
+    String invalid = ResourceNames.problem("name", name);
+    if (invalid != null) {
+      problems.add(invalid);
     }
   }
 
