@@ -32,7 +32,7 @@ public final class EdgeApp implements AutoCloseable {
     Responder responder = new Responder(snapshot::get, new RoutingEngine(Regions.builtIn()), settings.region(),
         settings.clientSubnetRegions(), settings.notReadyRcode(), ThreadLocalRandom::current, decisions);
     this.server = EdgeServer.start(new EdgeServer.Listen(settings.host(), settings.port(), settings.udpThreads(),
-        settings.udpBatch(), settings.tcpMaxConnections(), settings.tcpIdleTimeout()), responder, meters);
+        settings.udpBatch(), settings.tcp()), responder, meters);
     this.meters = meters;
     this.follower = new TopicFollower(settings.kafkaProperties(), registry, settings.snapshotMaxDelay(), meters,
         this::swap).start();
@@ -44,6 +44,8 @@ public final class EdgeApp implements AutoCloseable {
     meters.gauge("healthmesh.edge.follower.lag.seconds", follower, f -> f.lagMillis() / 1000.0);
     FunctionCounter.builder("healthmesh.edge.records.skipped", follower, TopicFollower::skipped)
         .description("records of the followed topics that could not be read and were left out").register(meters);
+    FunctionCounter.builder("healthmesh.edge.records.rejected", follower, TopicFollower::rejected)
+        .description("configuration records that broke a rule; the previous version stays in force").register(meters);
     meters.gauge("healthmesh.edge.snapshot.version", snapshot, s -> s.get().version());
     meters.gauge("healthmesh.edge.snapshot.record.sets", snapshot, s -> s.get().recordSets());
     meters.gauge("healthmesh.edge.snapshot.zones", snapshot, s -> s.get().zones().size());

@@ -1,6 +1,7 @@
 package io.healthmesh.edge;
 
 import io.healthmesh.edge.routing.SubnetRegions;
+import io.healthmesh.edge.server.TcpLimits;
 import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.settings.SettingsReader;
 import java.time.Duration;
@@ -13,7 +14,7 @@ import org.xbill.DNS.Rcode;
 
 /** The edge's configuration, validated once at start-up; keys in the README. */
 public record EdgeSettings(String name, String host, int port, String region, String bootstrapServers,
-    String schemaRegistryUrl, int udpThreads, boolean udpBatch, int tcpMaxConnections, Duration tcpIdleTimeout,
+    String schemaRegistryUrl, int udpThreads, boolean udpBatch, TcpLimits tcp,
     int notReadyRcode, Duration snapshotMaxDelay, SubnetRegions clientSubnetRegions, double decisionSampleRate,
     Map<String, String> kafkaOverrides, MetricsSettings metrics) {
 
@@ -26,7 +27,9 @@ public record EdgeSettings(String name, String host, int port, String region, St
   public static final String UDP_THREADS = "dns.udp.threads";
   public static final String UDP_BATCH = "dns.udp.batch";
   public static final String TCP_MAX_CONNECTIONS = "dns.tcp.max.connections";
+  public static final String TCP_MAX_CONNECTIONS_PER_CLIENT = "dns.tcp.max.connections.per.client";
   public static final String TCP_IDLE_TIMEOUT_MS = "dns.tcp.idle.timeout.ms";
+  public static final String TCP_MESSAGE_TIMEOUT_MS = "dns.tcp.message.timeout.ms";
   public static final String NOT_READY_RCODE = "dns.not.ready.rcode";
   public static final String CLIENT_SUBNET_REGIONS = "dns.client.subnet.regions";
   public static final String DECISION_SAMPLE_RATE = "dns.decisions.sample.rate";
@@ -48,7 +51,9 @@ public record EdgeSettings(String name, String host, int port, String region, St
     int udpThreads = read.integer(UDP_THREADS, 2, 1, 64);
     boolean udpBatch = read.bool(UDP_BATCH, true);
     int tcpMax = read.integer(TCP_MAX_CONNECTIONS, 256, 1, 65536);
+    int perClient = read.integer(TCP_MAX_CONNECTIONS_PER_CLIENT, 32, 1, 65536);
     int idleMs = read.integer(TCP_IDLE_TIMEOUT_MS, 10_000, 100, 600_000);
+    int messageMs = read.integer(TCP_MESSAGE_TIMEOUT_MS, 2_000, 100, 60_000);
     String notReady = read.string(NOT_READY_RCODE, "SERVFAIL");
     if (!List.of("SERVFAIL", "REFUSED").contains(notReady)) {
       read.problem(NOT_READY_RCODE + ": '" + notReady + "' is not SERVFAIL or REFUSED");
@@ -71,8 +76,8 @@ public record EdgeSettings(String name, String host, int port, String region, St
         .forEach(k -> kafka.put(k.substring(KAFKA_PREFIX.length()), p.getProperty(k)));
     MetricsSettings metrics = MetricsSettings.from(read, 9402);
     read.check("dns-edge");
-    return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, udpBatch, tcpMax,
-        Duration.ofMillis(idleMs), notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL,
+    return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, udpBatch,
+        new TcpLimits(tcpMax, perClient, Duration.ofMillis(idleMs), Duration.ofMillis(messageMs)), notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL,
         Duration.ofMillis(maxDelayMs), subnets, sampleRate, kafka,
         metrics);
   }

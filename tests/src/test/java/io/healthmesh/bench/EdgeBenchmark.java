@@ -117,8 +117,8 @@ public final class EdgeBenchmark {
     var snapshot = state.snapshot(true);
     Responder responder = new Responder(() -> snapshot, new RoutingEngine(Regions.builtIn()), "us-east1", io.healthmesh.edge.routing.SubnetRegions.NONE,
         Rcode.SERVFAIL, ThreadLocalRandom::current, Responder.DecisionListener.NONE);
-    return EdgeServer.start(new EdgeServer.Listen("127.0.0.1", 0, Integer.getInteger("bench.edge.udpThreads", 2), batch, 64,
-        Duration.ofSeconds(10)), responder,
+    return EdgeServer.start(new EdgeServer.Listen("127.0.0.1", 0, Integer.getInteger("bench.edge.udpThreads", 2), batch,
+        io.healthmesh.edge.server.TcpLimits.defaults()), responder,
         io.healthmesh.observability.MetricsServer.newRegistry("edge", "edge", "bench", "region", "us-east1"));
   }
 

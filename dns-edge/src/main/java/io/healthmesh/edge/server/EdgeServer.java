@@ -2,7 +2,6 @@ package io.healthmesh.edge.server;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.time.Duration;
 
 /** The edge's UDP and TCP listeners on one address and port, in front of one responder. */
 public final class EdgeServer implements AutoCloseable {
@@ -15,8 +14,7 @@ public final class EdgeServer implements AutoCloseable {
    * @param port 0 picks a free port, the same for UDP and TCP
    * @param udpBatch move UDP datagrams in batches where the native library is built
    */
-  public record Listen(String host, int port, int udpThreads, boolean udpBatch, int tcpMaxConnections,
-      Duration tcpIdleTimeout) {}
+  public record Listen(String host, int port, int udpThreads, boolean udpBatch, TcpLimits tcp) {}
 
   private EdgeServer(UdpServer udp, TcpServer tcp) {
     this.udp = udp;
@@ -29,8 +27,8 @@ public final class EdgeServer implements AutoCloseable {
       UdpServer udp =
           new UdpServer(listen.host(), listen.port(), listen.udpThreads(), listen.udpBatch(), responder, metrics);
       try {
-        EdgeServer server = new EdgeServer(udp, new TcpServer(listen.host(), udp.port(), listen.tcpMaxConnections(),
-            listen.tcpIdleTimeout(), responder, metrics));
+        EdgeServer server = new EdgeServer(udp, new TcpServer(listen.host(), udp.port(), listen.tcp(), responder,
+            metrics));
         meters.gauge("healthmesh.dns.udp.batched", server, s -> s.udpBatched() ? 1 : 0);
         return server;
       } catch (IOException e) {

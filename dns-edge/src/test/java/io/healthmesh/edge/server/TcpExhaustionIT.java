@@ -1,0 +1,117 @@
+package io.healthmesh.edge.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.healthmesh.edge.state.Snapshot;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Rcode;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Type;
+
+/**
+ * RFC 7766 6.2.3 under a slow-loris volley: 300 connections from one address, half of them idle,
+ * half sending one byte every 5 s. Queries of another client (127.0.0.2) keep being answered
+ * within 100 ms, with the default limits and with a per-client share that lets the attacker fill
+ * every slot (then the oldest idle or slowest connection makes room).
+ */
+class TcpExhaustionIT {
+  private static final int VOLLEY = 300;
+
+  @Test
+  void anotherClientIsAnswered_whenOneAddressOpensAVolleyOfSlowConnections() throws Exception {
+    volley(TcpLimits.defaults());
+  }
+
+  @Test
+  void anotherClientIsAnswered_whenTheVolleyFillsEverySlot() throws Exception {
+    TcpLimits d = TcpLimits.defaults();
+    volley(new TcpLimits(d.maxConnections(), VOLLEY, d.idleTimeout(), d.messageTimeout()));
+  }
+
+  private static void volley(TcpLimits limits) throws Exception {
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    AtomicReference<Snapshot> snapshot = new AtomicReference<>(Fixtures.state().snapshot(true));
+    List<Socket> attack = new ArrayList<>();
+    try (EdgeServer server = EdgeServer.start(new EdgeServer.Listen("127.0.0.1", 0, 1, false, limits),
+        Fixtures.responder(snapshot), meters)) {
+      for (int i = 0; i < VOLLEY; i++) {
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress("127.0.0.1", server.port()), 2000);
+        attack.add(s);
+      }
+      Thread loris = new Thread(() -> trickle(attack.subList(VOLLEY / 2, VOLLEY)), "slow-loris");
+      loris.setDaemon(true);
+      loris.start();
+
+      List<Long> millis = new ArrayList<>();
+      long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+      while (System.nanoTime() < end) {
+        millis.add(askFromAnotherAddress(server.port()));
+        Thread.sleep(250);
+      }
+      loris.interrupt();
+
+      assertThat(millis).hasSizeGreaterThan(40).allSatisfy(ms -> assertThat(ms).isLessThan(100));
+    } finally {
+      for (Socket s : attack) {
+        s.close();
+      }
+    }
+  }
+
+  /** Sends the first byte of a length prefix, then a byte every 5 s, on each connection. */
+  private static void trickle(List<Socket> sockets) {
+    try {
+      while (!Thread.currentThread().isInterrupted()) {
+        for (Socket s : sockets) {
+          try {
+            OutputStream out = s.getOutputStream();
+            out.write(0);
+            out.flush();
+          } catch (IOException closedByTheServer) {
+            // expected: the server closes a connection that takes too long over one message
+          }
+        }
+        Thread.sleep(5_000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** One TCP query from 127.0.0.2 on a new connection; milliseconds from connect to answer. */
+  private static long askFromAnotherAddress(int port) throws IOException {
+    byte[] query = Message.newQuery(Record.newRecord(Name.fromConstantString("static." + Fixtures.ZONE), Type.A,
+        DClass.IN)).toWire();
+    long started = System.nanoTime();
+    try (Socket s = new Socket()) {
+      s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 0));
+      s.setSoTimeout(2000);
+      s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+      DataOutputStream out = new DataOutputStream(s.getOutputStream());
+      out.writeShort(query.length);
+      out.write(query);
+      out.flush();
+      DataInputStream in = new DataInputStream(s.getInputStream());
+      byte[] reply = new byte[in.readUnsignedShort()];
+      in.readFully(reply);
+      assertThat(new Message(reply).getRcode()).isEqualTo(Rcode.NOERROR);
+    }
+    return (System.nanoTime() - started) / 1_000_000;
+  }
+}
