@@ -91,9 +91,11 @@ public final class Responder {
       return error(query, Rcode.NOTIMP);
     }
     Record question = query.getQuestion();
-    if (question == null || query.getSection(Section.QUESTION).size() != 1 || question.getDClass() != DClass.IN
-        && question.getDClass() != DClass.ANY) {
+    if (question == null || query.getSection(Section.QUESTION).size() != 1 || misplacedOpt(query)) {
       return error(query, Rcode.FORMERR);
+    }
+    if (question.getDClass() != DClass.IN && question.getDClass() != DClass.ANY) {
+      return error(query, Rcode.REFUSED); // CHAOS (version.bind) and HESIOD: no such zones here
     }
     OPTRecord opt = query.getOPT();
     if (opt != null && opt.getVersion() > 0) {
@@ -114,6 +116,20 @@ public final class Responder {
     answer(zone, question.getName(), question.getType(), region, ecs, response);
     addOpt(response, opt, ecs, region);
     return response.toWire(maxSize(opt, tcp));
+  }
+
+  /** RFC 6891 6.1.1: at most one OPT, in the additional section, owned by the root. */
+  private static boolean misplacedOpt(Message query) {
+    int opts = 0;
+    for (int section : new int[] {Section.ANSWER, Section.AUTHORITY, Section.ADDITIONAL}) {
+      for (Record r : query.getSection(section)) {
+        if (r.getType() == Type.OPT
+            && (section != Section.ADDITIONAL || !r.getName().equals(Name.root) || ++opts > 1)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Follows CNAMEs inside the zone; NXDOMAIN and NODATA carry the zone's SOA (RFC 2308). */

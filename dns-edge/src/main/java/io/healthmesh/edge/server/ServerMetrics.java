@@ -3,8 +3,11 @@ package io.healthmesh.edge.server;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Rcode;
 
 /**
  * Queries by transport, query type and response code, their latency, and listener failures
@@ -17,6 +20,8 @@ final class ServerMetrics {
   private static final int[] TYPES = {1, 28, 5, 15, 33, 16, 6, 2, 12, 255};
   private static final String[] TYPE_NAMES = {"A", "AAAA", "CNAME", "MX", "SRV", "TXT", "SOA", "NS", "PTR", "ANY", "OTHER"};
   private static final int DROPPED = 16;
+  /** BADVERS (16) is an extended rcode: its low bits in the header read NOERROR. */
+  private static final int BADVERS = 17;
   private static final int MALFORMED = 15;
   private final MeterRegistry registry;
 
@@ -37,7 +42,7 @@ final class ServerMetrics {
   final class Transport {
     private final String name;
     private final Timer latency;
-    private final Counter[][] byType = new Counter[TYPE_NAMES.length][17];
+    private final Counter[][] byType = new Counter[TYPE_NAMES.length][18];
 
     private Transport(String name, Timer latency) {
       this.name = name;
@@ -56,16 +61,36 @@ final class ServerMetrics {
 
     /** Counts a query by type and response code; its latency is recorded apart. */
     void count(byte[] query, byte[] reply) {
-      int rcode = reply == null ? DROPPED : reply.length < 4 ? MALFORMED : reply[3] & 0x0F;
+      int rcode = reply == null ? DROPPED : reply.length < 12 ? MALFORMED : reply[3] & 0x0F;
+      if (rcode == Rcode.NOERROR && isBadVers(reply)) {
+        rcode = BADVERS;
+      }
       int type = typeIndex(query);
       Counter c = byType[type][rcode];
       if (c == null) {
-        String rcodeName = rcode == DROPPED ? "DROPPED" : rcode < RCODES.length ? RCODES[rcode] : "RCODE" + rcode;
+        String rcodeName = rcode == DROPPED ? "DROPPED" : rcode == BADVERS ? "BADVERS"
+            : rcode < RCODES.length ? RCODES[rcode] : "RCODE" + rcode;
         // a race here only looks the same counter up twice
         c = registry.counter("healthmesh.dns.queries", "transport", name, "type", TYPE_NAMES[type], "rcode", rcodeName);
         byType[type][rcode] = c;
       }
       c.increment();
+    }
+  }
+
+  /**
+   * Whether a reply whose header says NOERROR is a BADVERS, whose upper rcode bits are in its OPT.
+   * Only a reply with no answer, no authority and one additional record can be: any other
+   * answer costs four byte reads here.
+   */
+  private static boolean isBadVers(byte[] reply) {
+    if ((reply[6] | reply[7] | reply[8] | reply[9] | reply[10]) != 0 || reply[11] != 1) {
+      return false;
+    }
+    try {
+      return new Message(reply).getRcode() == Rcode.BADVERS;
+    } catch (IOException e) {
+      return false;
     }
   }
 
@@ -92,6 +117,11 @@ final class ServerMetrics {
       }
     }
     return TYPES.length;
+  }
+
+  /** A TCP connection the listener closed to keep it available to everyone (RFC 7766 6.2.3). */
+  void tcpClosed(String reason) {
+    registry.counter("healthmesh.dns.tcp.closed", "reason", reason).increment();
   }
 
   void failure(String where) {

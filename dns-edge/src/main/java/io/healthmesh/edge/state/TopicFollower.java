@@ -65,6 +65,8 @@ public final class TopicFollower implements AutoCloseable {
   private volatile boolean ready;
   private final Freshness freshness = new Freshness();
   private volatile long skipped;
+  /** Rejections by the states that earlier reads built, so that the count only grows. */
+  private volatile long rejectedEarlier;
 
   public TopicFollower(Map<String, Object> kafkaProps, SchemaRegistryClient registry, Duration maxDelay,
       MeterRegistry meters, Consumer<Snapshot> publish) {
@@ -120,6 +122,11 @@ public final class TopicFollower implements AutoCloseable {
     return lagRecords == 0 ? 0 : System.currentTimeMillis() - caughtUpMillis;
   }
 
+  /** Configuration records that broke a rule and were not taken, their previous version staying. */
+  public long rejected() {
+    return rejectedEarlier + state.rejected();
+  }
+
   /** Records that could not be read and were left out. */
   public long skipped() {
     return skipped;
@@ -139,6 +146,7 @@ public final class TopicFollower implements AutoCloseable {
         Map<TopicPartition, Long> end = c.endOffsets(partitions);
         // Every read starts from nothing, so that a key whose tombstone was compacted away while
         // this edge was cut off does not linger; the last snapshot answers until the read is whole.
+        rejectedEarlier += state.rejected();
         state = new EdgeState(state.version());
         boolean whole = false;
         boolean force = false;

@@ -49,7 +49,8 @@ abstract class EdgeServerContract {
 
   EdgeServer start(String host) throws Exception {
     AtomicReference<Snapshot> snapshot = new AtomicReference<>(Fixtures.state().snapshot(true));
-    return EdgeServer.start(new EdgeServer.Listen(host, 0, 2, udpBatch(), 64, Duration.ofSeconds(5)),
+    return EdgeServer.start(new EdgeServer.Listen(host, 0, 2, udpBatch(),
+        new TcpLimits(64, 64, Duration.ofSeconds(5), Duration.ofSeconds(2))),
         Fixtures.responder(snapshot), meters);
   }
 
@@ -129,10 +130,11 @@ abstract class EdgeServerContract {
   void survivesRandomAndMutatedPackets_andStillAnswers() throws Exception {
     SplittableRandom random = new SplittableRandom(99);
     byte[] valid = Message.newQuery(Record.newRecord(Name.fromConstantString("api.example.internal."), Type.A, DClass.IN)).toWire();
+    List<byte[]> bases = List.of(valid, twoOpts(), chaos(), badVers());
     InetSocketAddress target = new InetSocketAddress("127.0.0.1", server.port());
     try (DatagramSocket socket = new DatagramSocket()) {
       for (int i = 0; i < 100_000; i++) {
-        byte[] packet = mutate(valid, random, i);
+        byte[] packet = mutate(bases.get(i / 2 % bases.size()), random, i);
         socket.send(new DatagramPacket(packet, packet.length, target));
       }
     }
@@ -222,6 +224,47 @@ abstract class EdgeServerContract {
       assertThat(answer.getSection(Section.ANSWER).get(0).rdataToString()).isEqualTo("10.0.0.5");
       assertThat(v6.udpBatched()).isEqualTo(server.udpBatched());
     }
+  }
+
+  @Test
+  void answersByRfc6891AndCountsBadversAsSuch_overUdp() throws Exception {
+    InetSocketAddress target = new InetSocketAddress("127.0.0.1", server.port());
+    try (DatagramSocket socket = new DatagramSocket()) {
+      socket.setSoTimeout(2000);
+      for (byte[] query : List.of(twoOpts(), chaos(), badVers())) {
+        socket.send(new DatagramPacket(query, query.length, target));
+      }
+      List<Integer> rcodes = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        DatagramPacket reply = new DatagramPacket(new byte[1500], 1500);
+        socket.receive(reply);
+        rcodes.add(new Message(java.util.Arrays.copyOf(reply.getData(), reply.getLength())).getRcode());
+      }
+      assertThat(rcodes).containsExactlyInAnyOrder(Rcode.FORMERR, Rcode.REFUSED, Rcode.BADVERS);
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (meters.find("healthmesh.dns.queries").tag("rcode", "BADVERS").counter() == null
+        && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(meters.get("healthmesh.dns.queries").tag("rcode", "BADVERS").counter().count()).isPositive();
+  }
+
+  private static byte[] twoOpts() {
+    Message m = Message.newQuery(Record.newRecord(Name.fromConstantString("static.example.internal."), Type.A, DClass.IN));
+    m.addRecord(new org.xbill.DNS.OPTRecord(1232, 0, 0, 0), Section.ADDITIONAL);
+    m.addRecord(new org.xbill.DNS.OPTRecord(1232, 0, 0, 0), Section.ADDITIONAL);
+    return m.toWire();
+  }
+
+  private static byte[] chaos() {
+    return Message.newQuery(Record.newRecord(Name.fromConstantString("version.bind."), Type.TXT, DClass.CH)).toWire();
+  }
+
+  private static byte[] badVers() {
+    Message m = Message.newQuery(Record.newRecord(Name.fromConstantString("static.example.internal."), Type.A, DClass.IN));
+    m.addRecord(new org.xbill.DNS.OPTRecord(1232, 0, 1, 0), Section.ADDITIONAL);
+    return m.toWire();
   }
 
   private static byte[] mutate(byte[] valid, SplittableRandom random, int i) {

@@ -117,6 +117,31 @@ class ResponderTest {
   }
 
   @Test
+  void answersFormerr_whenOptRecordsBreakRfc6891() {
+    Name name = Name.fromConstantString("static.example.internal.");
+    Message two = Message.newQuery(Record.newRecord(name, Type.A, DClass.IN));
+    two.addRecord(new OPTRecord(1232, 0, 0, 0), Section.ADDITIONAL);
+    two.addRecord(new OPTRecord(1232, 0, 0, 0), Section.ADDITIONAL);
+    assertThat(ask(two, INSIDE, false).getRcode()).as("two OPT records").isEqualTo(Rcode.FORMERR);
+
+    Message inAuthority = Message.newQuery(Record.newRecord(name, Type.A, DClass.IN));
+    inAuthority.addRecord(new OPTRecord(1232, 0, 0, 0), Section.AUTHORITY);
+    assertThat(ask(inAuthority, INSIDE, false).getRcode()).as("OPT outside additional").isEqualTo(Rcode.FORMERR);
+
+    Message owned = Message.newQuery(Record.newRecord(name, Type.A, DClass.IN));
+    owned.addRecord(Record.newRecord(name, Type.OPT, 1232, 0), Section.ADDITIONAL);
+    assertThat(ask(owned, INSIDE, false).getRcode()).as("OPT with a non-root owner").isEqualTo(Rcode.FORMERR);
+  }
+
+  @Test
+  void answersRefused_whenTheQueryIsNotOfClassIn() {
+    for (int dclass : new int[] {DClass.CH, DClass.HS}) {
+      Message query = Message.newQuery(Record.newRecord(Name.fromConstantString("version.bind."), Type.TXT, dclass));
+      assertThat(ask(query, INSIDE, false).getRcode()).as(DClass.string(dclass)).isEqualTo(Rcode.REFUSED);
+    }
+  }
+
+  @Test
   void answersServfailUntilReady() {
     snapshot.set(Snapshot.NOT_READY);
     assertThat(ask("static.example.internal.", Type.A).getRcode()).isEqualTo(Rcode.SERVFAIL);
