@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.healthmesh.observability.HttpServers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -14,8 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,21 +28,17 @@ final class RegistryHttpServer implements AutoCloseable {
   private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
 
   private final RegistryService service;
+  /** Larger than any schema the store takes (see {@code SchemaLog.MAX_RECORD_BYTES}), so the store says why. */
+  private static final int MAX_BODY = 8 << 20;
   private final HttpServer server;
-  private final ExecutorService executor;
   private final List<Route> routes = new ArrayList<>();
   final AtomicLong requests = new AtomicLong();
   final AtomicLong errors = new AtomicLong();
 
   RegistryHttpServer(RegistryService service, String host, int port) throws IOException {
     this.service = service;
-    this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
-    this.executor = Executors.newFixedThreadPool(4, r -> {
-      Thread t = new Thread(r, "schema-registry-http");
-      t.setDaemon(true);
-      return t;
-    });
-    server.setExecutor(executor);
+    // Every client of every serde asks here at start-up; slow ones are cut off after 5 s.
+    this.server = HttpServers.create(host, port, 32, "schema-registry-http");
     server.createContext("/", this::handle);
     defineRoutes();
   }
@@ -171,7 +166,10 @@ final class RegistryHttpServer implements AutoCloseable {
 
   private static JsonNode readBody(HttpExchange exchange) {
     try (InputStream in = exchange.getRequestBody()) {
-      byte[] bytes = in.readAllBytes();
+      byte[] bytes = in.readNBytes(MAX_BODY + 1);
+      if (bytes.length > MAX_BODY) {
+        throw RegistryError.invalidSchema("the request body is larger than " + MAX_BODY + " bytes");
+      }
       if (bytes.length == 0) {
         return JSON.createObjectNode();
       }
@@ -209,8 +207,7 @@ final class RegistryHttpServer implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
+    HttpServers.stop(server);
   }
 
   @FunctionalInterface

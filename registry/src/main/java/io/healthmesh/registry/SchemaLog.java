@@ -106,9 +106,13 @@ final class SchemaLog implements AutoCloseable {
    * Runs {@code decide} on a store that holds every committed record, and commits the records it
    * returns in one transaction. Retried from the start when another instance took over meanwhile.
    */
+  /** Bytes of a produce request that are not the record's key and value: batch and record headers. */
+  private static final int RECORD_HEADROOM = 4096;
+
   synchronized <T> T write(Decision<T> decide) {
     RuntimeException last = null;
     for (int attempt = 1; attempt <= 5; attempt++) {
+      boolean began = false;
       try {
         ensureProducer();
         catchUp();
@@ -116,7 +120,9 @@ final class SchemaLog implements AutoCloseable {
         if (outcome.records().isEmpty()) {
           return outcome.result();
         }
+        checkSize(outcome.records());
         producer.beginTransaction();
+        began = true;
         for (Map.Entry<byte[], byte[]> r : outcome.records()) {
           producer.send(new ProducerRecord<>(settings.topic(), 0, r.getKey(), r.getValue()));
         }
@@ -124,7 +130,9 @@ final class SchemaLog implements AutoCloseable {
         catchUp();
         return outcome.result();
       } catch (RegistryError e) {
-        abortQuietly();
+        if (began) {
+          abortQuietly();
+        }
         throw e;
       } catch (RuntimeException e) {
         // Fenced by another instance, or the broker hiccuped: start over with a new epoch.
@@ -134,6 +142,27 @@ final class SchemaLog implements AutoCloseable {
       }
     }
     throw RegistryError.storeError("could not write to " + settings.topic() + ": " + last, last);
+  }
+
+  /**
+   * A record the producer would refuse as too large would also leave its transaction in an error
+   * state, and every retry would fail the same way: say so at once, as the client's mistake.
+   */
+  private void checkSize(List<Map.Entry<byte[], byte[]>> records) {
+    long limit = maxRecordBytes();
+    for (Map.Entry<byte[], byte[]> r : records) {
+      long size = r.getKey().length + (long) r.getValue().length;
+      if (size > limit) {
+        throw RegistryError.invalidSchema("the schema takes " + size + " bytes in " + settings.topic()
+            + ", more than the " + limit + " a record may have (the producer's max.request.size less headroom)");
+      }
+    }
+  }
+
+  private long maxRecordBytes() {
+    Object configured = settings.kafkaClientProperties().get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+    long max = configured == null ? 1_048_576 : Long.parseLong(configured.toString().trim());
+    return max - RECORD_HEADROOM;
   }
 
   /** What a write decided: a result for the caller and the records that make it true. */

@@ -186,6 +186,27 @@ class SchemaRegistryIT {
     }
   }
 
+  @Test
+  void refusesAnOversizedSchemaAtOnceWith422_andKeepsWorking() throws Exception {
+    try (SchemaRegistry registry = start("_schemas_big")) {
+      StringBuilder fields = new StringBuilder();
+      for (int i = 0; fields.length() < 4_300_000; i++) {
+        fields.append(i == 0 ? "" : ",").append("{\"name\":\"field_with_a_long_name_").append(i)
+            .append("\",\"type\":\"string\",\"doc\":\"").append("x".repeat(100)).append("\"}");
+      }
+      String big = "{\"type\":\"record\",\"name\":\"Big\",\"fields\":[" + fields + "]}";
+      long started = System.nanoTime();
+      HttpResponse<String> response = send(registry, "POST", "/subjects/big-value/versions", Map.of("schema", big));
+      long millis = (System.nanoTime() - started) / 1_000_000;
+
+      assertError(response, 422, 42201);
+      assertThat(response.body()).contains("bytes");
+      assertThat(millis).as("refused at once, not after retries").isLessThan(5_000);
+      SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
+      assertThat(client.register("small-value", record("Small", "a"))).isPositive();
+    }
+  }
+
   private static SchemaRegistry start(String topic) {
     java.util.Properties p = new java.util.Properties();
     p.setProperty(RegistrySettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());

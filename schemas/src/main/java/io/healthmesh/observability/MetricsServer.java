@@ -7,9 +7,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -44,7 +42,8 @@ public final class MetricsServer implements AutoCloseable {
   /** @param port 0 picks a free port */
   public static MetricsServer start(String host, int port, PrometheusMeterRegistry registry, BooleanSupplier ready) {
     try {
-      HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+      // Prometheus and a container's health check rarely overlap; the threads are for slow clients.
+      HttpServer server = HttpServers.create(host, port, 8, "metrics-http");
       server.createContext("/metrics", exchange -> respond(exchange, 200,
           "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
       server.createContext("/health/live", exchange -> respond(exchange, 200, "text/plain", "live\n"));
@@ -52,11 +51,6 @@ public final class MetricsServer implements AutoCloseable {
         boolean isReady = ready.getAsBoolean();
         respond(exchange, isReady ? 200 : 503, "text/plain", isReady ? "ready\n" : "not ready\n");
       });
-      server.setExecutor(Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "metrics-http");
-        t.setDaemon(true);
-        return t;
-      }));
       server.start();
       return new MetricsServer(server, registry);
     } catch (IOException e) {
@@ -93,7 +87,6 @@ public final class MetricsServer implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
-    ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+    HttpServers.stop(server);
   }
 }
