@@ -5,6 +5,9 @@
       registers the schemas through the registry and produces one health-state record keyed NAME
   consume BOOTSTRAP REGISTRY TOPIC NAME
       reads the topic until the record keyed NAME and prints key and value as one JSON line
+  consume-string-keys BOOTSTRAP REGISTRY TOPIC NAME
+      the same for a topic whose keys are plain UTF-8 (every topic but health-state and
+      health-transitions): a plain Consumer, values decoded by Confluent's MessageSerializer
   probes BOOTSTRAP REGISTRY VALUE_SCHEMA_FILE KEYS SERVICE ENDPOINT COUNT
       produces COUNT successful probe results with the client's default partitioner; KEYS is
       "plain" (the service name as UTF-8, value framed by Confluent's MessageSerializer) or
@@ -17,7 +20,7 @@ import json
 import sys
 import time
 
-from confluent_kafka import Producer
+from confluent_kafka import Consumer, Producer
 from confluent_kafka.avro import AvroConsumer, AvroProducer, CachedSchemaRegistryClient, loads
 from confluent_kafka.avro.serializer.message_serializer import MessageSerializer
 
@@ -51,6 +54,31 @@ def produce(bootstrap, registry, topic, key_schema_file, value_schema_file, name
     if left:
         sys.exit("could not deliver %d record(s)" % left)
     print("produced", name)
+
+
+def consume_string_keys(bootstrap, registry, topic, name):
+    serializer = MessageSerializer(CachedSchemaRegistryClient({"url": registry}))
+    consumer = Consumer({
+        "bootstrap.servers": bootstrap,
+        "group.id": "python-interop-%d" % time.time_ns(),
+        "auto.offset.reset": "earliest",
+    })
+    consumer.subscribe([topic])
+    deadline = time.time() + 60
+    try:
+        while time.time() < deadline:
+            msg = consumer.poll(1.0)
+            if msg is None:
+                continue
+            if msg.error():
+                sys.exit("consumer error: %s" % msg.error())
+            if msg.key() is not None and msg.key().decode("utf-8") == name:
+                value = serializer.decode_message(msg.value())
+                print(json.dumps({"key": msg.key().decode("utf-8"), "value": value}, default=plain))
+                return
+        sys.exit("no record keyed %s in %s" % (name, topic))
+    finally:
+        consumer.close()
 
 
 def probes(bootstrap, registry, value_schema_file, keys, service, endpoint, count):
@@ -114,4 +142,5 @@ def consume(bootstrap, registry, topic, name):
 
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    {"produce": produce, "consume": consume, "probes": probes}[command](*args)
+    {"produce": produce, "consume": consume, "consume-string-keys": consume_string_keys,
+     "probes": probes}[command](*args)

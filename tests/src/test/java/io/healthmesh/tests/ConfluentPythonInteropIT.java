@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healthmesh.config.BackendService;
+import io.healthmesh.config.BackendType;
+import io.healthmesh.config.Endpoint;
+import io.healthmesh.config.HealthCheckSpec;
+import io.healthmesh.config.LoadBalancingScheme;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
@@ -91,5 +96,23 @@ class ConfluentPythonInteropIT {
     assertThat(value).isEqualTo(HealthState.newBuilder().setStatus(HealthStatus.UNHEALTHY)
         .setSince(Instant.parse("2026-11-30T12:00:00.123Z")).setRegion("europe-west1").setHealthyCount(1)
         .setUnhealthyCount(9).setUnknownCount(0).setVersion(42).setSourceOffset(1234L).build());
+  }
+
+  @Test
+  void confluentPythonConsumerDecodes_whenATopicHasPlainStringKeys() throws Exception {
+    BackendService service = BackendService.newBuilder().setName("read-by-python").setRegion("us-east1")
+        .setLoadBalancingScheme(LoadBalancingScheme.INTERNAL_MANAGED).setBackendType(BackendType.GCE_VM_IP_PORT)
+        .setHealthCheck(HealthCheckSpec.newBuilder().build())
+        .setEndpoints(List.of(Endpoint.newBuilder().setId("vm-1").setIpAddress("10.1.0.1").build())).build();
+    try (KafkaProducer<String, BackendService> producer = stack.producer(Topics.BACKEND_SERVICES)) {
+      producer.send(new ProducerRecord<>(Topics.BACKEND_SERVICES.name(), service.getName(), service)).get();
+    }
+
+    JsonNode read = JSON.readTree(Commands.python("consume-string-keys", stack.kafka.bootstrapServers(),
+        stack.registry.url(), Topics.BACKEND_SERVICES.name(), "read-by-python"));
+
+    assertThat(read.at("/key").asText()).isEqualTo("read-by-python");
+    assertThat(read.at("/value/region").asText()).isEqualTo("us-east1");
+    assertThat(read.at("/value/endpoints/0/ipAddress").asText()).isEqualTo("10.1.0.1");
   }
 }
