@@ -40,7 +40,8 @@ import org.apache.kafka.common.TopicPartition;
 final class Demo implements AutoCloseable {
   private final List<AutoCloseable> started = new ArrayList<>();
   final Path dataDir;
-  final Faults faults;
+  /** What the probe simulator makes fail; null without the simulator. */
+  Faults faults;
   String registryUrl;
   String bootstrap;
   final List<EdgeApp> edges = new ArrayList<>();
@@ -48,7 +49,6 @@ final class Demo implements AutoCloseable {
 
   private Demo(Path dataDir) {
     this.dataDir = dataDir;
-    this.faults = new Faults(dataDir);
   }
 
   /**
@@ -132,6 +132,8 @@ final class Demo implements AutoCloseable {
       demo.serve("registry", registryMetrics);
       if (simulate) {
         awaitConfigurationTakenIn(kafka, client, Duration.ofSeconds(60));
+        demo.faults = Faults.follow(kafka.bootstrapServers(), client);
+        demo.started.add(demo.faults);
         demo.started.add(new ProbeSimulator(kafka.bootstrapServers(), client, config, demo.faults).start());
       }
       for (EdgeApp edge : demo.edges) {

@@ -2,6 +2,7 @@ package io.healthmesh.cli;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -11,7 +12,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code healthctl}: exit code 0 ok, 1 runtime failure, 2 usage or validation error. */
 @Command(name = "healthctl", mixinStandardHelpOptions = true, version = "healthctl 0.1.0",
-    description = "Health-aware DNS routing on Kafka.", subcommands = {ApplyCommand.Apply.class, ApplyCommand.Validate.class, GetCommand.class, DeleteCommand.class,
+    description = "Health-aware DNS routing on Kafka.", subcommands = {ApplyCommand.Apply.class, ApplyCommand.Validate.class, GetCommand.class, StatusCommand.class, DeleteCommand.class,
         ProbeCommand.class, AuditCommand.class, TopicsCommand.class, ServeCommand.Topology.class, ServeCommand.Edge.class, ServeCommand.Registry.class,
         Healthctl.DemoCommand.class})
 public final class Healthctl implements Callable<Integer> {
@@ -83,10 +84,16 @@ public final class Healthctl implements Callable<Integer> {
     }
   }
 
-  /** What {@code demo fail} and {@code demo heal} share: the running demo's fault file. */
+  /**
+   * What {@code demo fail} and {@code demo heal} share: they reach the running demo through its
+   * Kafka (the cluster options' default is the demo's), and fail (exit 1) when none runs there.
+   */
   abstract static class FaultCommand implements Callable<Integer> {
-    @CommandLine.ParentCommand
-    DemoCommand demo;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin
+    ClusterOptions cluster;
 
     @Parameters(paramLabel = "TARGET", description = "orders-use1, orders-euw1, one endpoint such as orders-use1/vm-1"
         + " (heal also takes all)")
@@ -94,19 +101,28 @@ public final class Healthctl implements Callable<Integer> {
 
     @Override
     public Integer call() {
-      System.out.println(apply(new Faults(demo.dataDir.toAbsolutePath()), target));
+      Set<String> failing = Faults.change(cluster.client(), cluster.registry(), this::edit);
+      spec.commandLine().getOut().println(done(target) + (failing.isEmpty() ? "; nothing fails now"
+          : "; failing now: " + String.join(", ", failing)));
+      spec.commandLine().getOut().flush();
       return 0;
     }
 
-    abstract String apply(Faults faults, String target);
+    abstract void edit(Set<String> failing);
+
+    abstract String done(String target);
   }
 
   @Command(name = "fail", mixinStandardHelpOptions = true,
       description = "Make the running demo's probes fail for a backend service or one endpoint.")
   static final class FailCommand extends FaultCommand {
     @Override
-    String apply(Faults faults, String target) {
-      faults.fail(target);
+    void edit(Set<String> failing) {
+      failing.add(target);
+    }
+
+    @Override
+    String done(String target) {
       return target + " now fails its health checks; watch dig answer from the other region";
     }
   }
@@ -114,8 +130,16 @@ public final class Healthctl implements Callable<Integer> {
   @Command(name = "heal", mixinStandardHelpOptions = true, description = "Undo 'demo fail'.")
   static final class HealCommand extends FaultCommand {
     @Override
-    String apply(Faults faults, String target) {
-      faults.heal(target);
+    void edit(Set<String> failing) {
+      if (target.equals("all")) {
+        failing.clear();
+      } else {
+        failing.remove(target);
+      }
+    }
+
+    @Override
+    String done(String target) {
       return target + " healthy again";
     }
   }

@@ -6,6 +6,7 @@ import io.healthmesh.edge.server.EdgeServer;
 import io.healthmesh.edge.server.Responder;
 import io.healthmesh.edge.state.Snapshot;
 import io.healthmesh.edge.state.TopicFollower;
+import io.healthmesh.edge.status.EdgeStatusReporter;
 import io.healthmesh.schemas.RetryingRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -22,6 +23,7 @@ public final class EdgeApp implements AutoCloseable {
   private final EdgeServer server;
   private final DecisionLog decisions;
   private final MeterRegistry meters;
+  private final EdgeStatusReporter status;
   private final java.util.Set<String> offsetGauges = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private EdgeApp(EdgeSettings settings, SchemaRegistryClient direct, MeterRegistry meters) throws IOException {
@@ -36,6 +38,8 @@ public final class EdgeApp implements AutoCloseable {
     this.meters = meters;
     this.follower = new TopicFollower(settings.kafkaProperties(), registry, settings.snapshotMaxDelay(), meters,
         this::swap).start();
+    this.status = settings.statusInterval().isZero() ? null : new EdgeStatusReporter(settings.name(), settings.region(),
+        settings.kafkaProperties(), registry, follower, snapshot::get, settings.statusInterval(), meters);
     meters.gauge("healthmesh.edge.ready", follower, f -> f.ready() ? 1 : 0);
     meters.gauge("healthmesh.edge.snapshot.staleness.seconds", follower, f -> f.stalenessMillis() / 1000.0);
     meters.gauge("healthmesh.edge.snapshot.age.seconds", snapshot,
@@ -101,6 +105,9 @@ public final class EdgeApp implements AutoCloseable {
   @Override
   public void close() {
     server.close();
+    if (status != null) {
+      status.close();
+    }
     follower.close();
     decisions.close();
   }

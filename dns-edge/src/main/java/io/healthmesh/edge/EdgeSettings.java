@@ -16,6 +16,7 @@ import org.xbill.DNS.Rcode;
 public record EdgeSettings(String name, String host, int port, String region, String bootstrapServers,
     String schemaRegistryUrl, int udpThreads, boolean udpBatch, TcpLimits tcp,
     int notReadyRcode, Duration snapshotMaxDelay, SubnetRegions clientSubnetRegions, double decisionSampleRate,
+    Duration statusInterval,
     Map<String, String> kafkaOverrides, MetricsSettings metrics) {
 
   public static final String NAME = "edge.name";
@@ -34,6 +35,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
   public static final String CLIENT_SUBNET_REGIONS = "dns.client.subnet.regions";
   public static final String DECISION_SAMPLE_RATE = "dns.decisions.sample.rate";
   public static final String SNAPSHOT_MAX_DELAY_MS = "dns.snapshot.max.delay.ms";
+  public static final String STATUS_INTERVAL_MS = "edge.status.interval.ms";
   public static final String KAFKA_PREFIX = "kafka.";
 
   public EdgeSettings {
@@ -59,6 +61,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
       read.problem(NOT_READY_RCODE + ": '" + notReady + "' is not SERVFAIL or REFUSED");
     }
     int maxDelayMs = read.integer(SNAPSHOT_MAX_DELAY_MS, 50, 0, 10_000);
+    int statusMs = read.integer(STATUS_INTERVAL_MS, 5_000, 0, 600_000);
     SubnetRegions subnets = SubnetRegions.parse(read.string(CLIENT_SUBNET_REGIONS, ""),
         problem -> read.problem(CLIENT_SUBNET_REGIONS + ": " + problem));
     double sampleRate = 0;
@@ -78,7 +81,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
     read.check("dns-edge");
     return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, udpBatch,
         new TcpLimits(tcpMax, perClient, Duration.ofMillis(idleMs), Duration.ofMillis(messageMs)), notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL,
-        Duration.ofMillis(maxDelayMs), subnets, sampleRate, kafka,
+        Duration.ofMillis(maxDelayMs), subnets, sampleRate, Duration.ofMillis(statusMs), kafka,
         metrics);
   }
 

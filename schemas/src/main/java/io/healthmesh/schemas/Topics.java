@@ -10,6 +10,7 @@ import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.events.ConsumerFailover;
 import io.healthmesh.events.DeadLetter;
 import io.healthmesh.events.DnsDecision;
+import io.healthmesh.events.EdgeStatus;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthTransition;
@@ -56,12 +57,22 @@ public final class Topics {
   /** Keyed by query name; sampled. */
   public static final Topic<String, DnsDecision> DNS_DECISIONS =
       new Topic<>("dns-decisions", String.class, DnsDecision.class, false);
+  /** Keyed by edge name; each edge's latest report of what it serves. */
+  public static final Topic<String, EdgeStatus> EDGE_STATUS =
+      new Topic<>("edge-status", String.class, EdgeStatus.class, true);
+
+  /**
+   * Header of every {@code health-state} record: when the topology published it (epoch
+   * milliseconds, as decimal text). The record's timestamp is the probe's, so an edge can tell
+   * the topology's part of the probe-to-answer time from its own.
+   */
+  public static final String PUBLISHED_AT_HEADER = "healthmesh.published";
 
   private static final List<Topic<?, ?>> ALL = List.of(
       BACKEND_SERVICES, HEALTH_AGGREGATION_POLICIES, HEALTH_SOURCES, COMPOSITE_HEALTH_CHECKS,
       FORWARDING_RULES, MANAGED_ZONES, RESOURCE_RECORD_SETS, CONFIG_DLQ,
       PROBE_RESULTS, PROBE_RESULTS_DLQ, HEALTH_STATE, HEALTH_TRANSITIONS, CONSUMER_FAILOVER,
-      DNS_DECISIONS);
+      DNS_DECISIONS, EDGE_STATUS);
 
   private Topics() {}
 

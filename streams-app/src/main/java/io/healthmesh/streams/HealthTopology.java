@@ -126,7 +126,7 @@ public final class HealthTopology {
 
   private static void publish(KStream<String, Out> outputs, SchemaRegistryClient registry) {
     outputs.filter((k, out) -> out instanceof Out.State)
-        .map((k, out) -> KeyValue.pair(((Out.State) out).key(), ((Out.State) out).state()))
+        .process(PublishTime::new, Named.as("stamp-publish-time"))
         .to(Topics.HEALTH_STATE.name(), produced(Topics.HEALTH_STATE, registry));
     outputs.filter((k, out) -> out instanceof Out.Transition)
         .map((k, out) -> KeyValue.pair(((Out.Transition) out).key(), ((Out.Transition) out).transition()))

@@ -30,6 +30,8 @@ import io.healthmesh.events.DeadLetter;
 import io.healthmesh.events.DeadLetterReason;
 import io.healthmesh.events.DecisionReason;
 import io.healthmesh.events.DnsDecision;
+import io.healthmesh.events.EdgePartition;
+import io.healthmesh.events.EdgeStatus;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
@@ -97,6 +99,12 @@ final class Samples {
             .setReason(DecisionReason.WEIGHT_DRAW)
             .setAddresses(List.of(AddressHealth.newBuilder().setAddress("10.2.0.100")
                 .setStatus(HealthStatus.HEALTHY).setReturned(true).build()))
+            .build())),
+        Map.entry(Topics.EDGE_STATUS, new Sample("edge-us-east1", EdgeStatus.newBuilder().setEdge("edge-us-east1")
+            .setRegion("us-east1").setReady(true).setSnapshotVersion(42).setBuiltAt(T).setReportedAt(T.plusSeconds(1))
+            .setLagRecords(3).setStalenessMillis(250)
+            .setPartitions(List.of(EdgePartition.newBuilder().setTopic("health-state").setPartition(0).setServed(99)
+                .setEnd(103).build()))
             .build())));
   }
 

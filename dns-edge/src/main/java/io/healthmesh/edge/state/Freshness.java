@@ -1,6 +1,7 @@
 package io.healthmesh.edge.state;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -19,6 +20,8 @@ final class Freshness {
   private static final Duration ASK_TIMEOUT = Duration.ofMillis(500);
 
   private volatile long freshAtMillis = System.currentTimeMillis();
+  /** {@code topic-partition} -> end offset, as the broker last answered. */
+  private volatile Map<String, Long> lastEnds = Map.of();
   private Map<TopicPartition, Long> asked;
   private long askedAtMillis;
   private long lastAskNanos;
@@ -33,11 +36,19 @@ final class Freshness {
       try {
         asked = consumer.endOffsets(partitions, ASK_TIMEOUT);
         askedAtMillis = at;
+        Map<String, Long> ends = new HashMap<>();
+        asked.forEach((tp, end) -> ends.put(tp.topic() + "-" + tp.partition(), end));
+        lastEnds = Map.copyOf(ends);
       } catch (TimeoutException e) {
         asked = null; // the broker did not answer: nothing is confirmed
       }
       confirm(consumer, served);
     }
+  }
+
+  /** {@code topic-partition} -> end offset when the broker last answered; empty before. */
+  Map<String, Long> endOffsets() {
+    return lastEnds;
   }
 
   long stalenessMillis() {

@@ -27,6 +27,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
@@ -65,6 +66,7 @@ public final class TopicFollower implements AutoCloseable {
   private volatile boolean ready;
   private final Freshness freshness = new Freshness();
   private volatile long skipped;
+  private volatile List<String> followed = List.of();
   /** Rejections by the states that earlier reads built, so that the count only grows. */
   private volatile long rejectedEarlier;
 
@@ -102,6 +104,16 @@ public final class TopicFollower implements AutoCloseable {
 
   public boolean ready() {
     return ready;
+  }
+
+  /** {@code topic-partition} -> end offset when the broker was last asked (about every second). */
+  public Map<String, Long> endOffsets() {
+    return freshness.endOffsets();
+  }
+
+  /** Every partition followed, as {@code topic-partition}; empty until the topics were found. */
+  public List<String> partitions() {
+    return followed;
   }
 
   /** Milliseconds since the edge last knew it served everything the topics held (see {@link Freshness}). */
@@ -142,6 +154,7 @@ public final class TopicFollower implements AutoCloseable {
           c.partitionsFor(topic, Duration.ofSeconds(30)).forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
         }
         c.assign(partitions);
+        followed = partitions.stream().map(tp -> tp.topic() + "-" + tp.partition()).toList();
         c.seekToBeginning(partitions);
         Map<TopicPartition, Long> end = c.endOffsets(partitions);
         // Every read starts from nothing, so that a key whose tombstone was compacted away while
@@ -156,7 +169,8 @@ public final class TopicFollower implements AutoCloseable {
           ConsumerRecords<byte[], byte[]> records = c.poll(Duration.ofMillis(100));
           for (ConsumerRecord<byte[], byte[]> r : records) {
             if (apply(r) && whole) {
-              latency.pending(r.topic().equals(Topics.HEALTH_STATE.name()), r.timestamp());
+              boolean health = r.topic().equals(Topics.HEALTH_STATE.name());
+              latency.pending(health, r.timestamp(), health ? publishedAt(r) : -1);
             }
             state.offset(r.topic() + "-" + r.partition(), r.offset());
           }
@@ -201,6 +215,19 @@ public final class TopicFollower implements AutoCloseable {
         LOG.warn("following the topics failed, answering from the last snapshot and retrying: {}", e.toString());
         sleep();
       }
+    }
+  }
+
+  /** When the topology published a health-state record, from its header; -1 when it does not say. */
+  private static long publishedAt(ConsumerRecord<byte[], byte[]> r) {
+    Header h = r.headers().lastHeader(Topics.PUBLISHED_AT_HEADER);
+    if (h == null) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(new String(h.value(), java.nio.charset.StandardCharsets.US_ASCII));
+    } catch (NumberFormatException e) {
+      return -1;
     }
   }
 
@@ -277,9 +304,12 @@ public final class TopicFollower implements AutoCloseable {
     if (c != null) {
       c.wakeup();
     }
-    thread.interrupt(); // ends a wait for the registry
     try {
-      thread.join(5000);
+      thread.join(1000);
+      if (thread.isAlive()) {
+        thread.interrupt(); // a wakeup does not end a wait for the registry
+        thread.join(4000);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
