@@ -63,22 +63,8 @@ def consume_string_keys(bootstrap, registry, topic, name):
         "group.id": "python-interop-%d" % time.time_ns(),
         "auto.offset.reset": "earliest",
     })
-    consumer.subscribe([topic])
-    deadline = time.time() + 60
-    try:
-        while time.time() < deadline:
-            msg = consumer.poll(1.0)
-            if msg is None:
-                continue
-            if msg.error():
-                sys.exit("consumer error: %s" % msg.error())
-            if msg.key() is not None and msg.key().decode("utf-8") == name:
-                value = serializer.decode_message(msg.value())
-                print(json.dumps({"key": msg.key().decode("utf-8"), "value": value}, default=plain))
-                return
-        sys.exit("no record keyed %s in %s" % (name, topic))
-    finally:
-        consumer.close()
+    read_until(consumer, topic, name, lambda msg: msg.key().decode("utf-8") if msg.key() is not None else None,
+               lambda msg: serializer.decode_message(msg.value()))
 
 
 def probes(bootstrap, registry, value_schema_file, keys, service, endpoint, count):
@@ -123,6 +109,11 @@ def consume(bootstrap, registry, topic, name):
         "group.id": "python-interop-%d" % time.time_ns(),
         "auto.offset.reset": "earliest",
     })
+    read_until(consumer, topic, name, lambda msg: msg.key(), lambda msg: msg.value())
+
+
+def read_until(consumer, topic, name, key_of, value_of):
+    """Reads topic until the record whose key names `name`; prints key and value as one JSON line."""
     consumer.subscribe([topic])
     deadline = time.time() + 60
     try:
@@ -132,8 +123,9 @@ def consume(bootstrap, registry, topic, name):
                 continue
             if msg.error():
                 sys.exit("consumer error: %s" % msg.error())
-            if msg.key() and msg.key().get("name") == name:
-                print(json.dumps({"key": msg.key(), "value": msg.value()}, default=plain))
+            key = key_of(msg)
+            if key == name or isinstance(key, dict) and key.get("name") == name:
+                print(json.dumps({"key": key, "value": value_of(msg)}, default=plain))
                 return
         sys.exit("no record keyed %s in %s" % (name, topic))
     finally:

@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code apply} and {@code validate}: read the files, check them against SPEC.md and the stored
+ * {@code apply} and {@code validate}: read the files, check them against docs/rules.md and the stored
  * configuration, and (for apply) write what changed in one transaction.
  */
 abstract class ApplyCommand implements Callable<Integer> {
@@ -78,7 +78,7 @@ abstract class ApplyCommand implements Callable<Integer> {
 
   @Command(name = "apply", mixinStandardHelpOptions = true, description = {
       "Create or update resources from YAML/JSON files, all or nothing.",
-      "Every document is checked first (SPEC limits and references); one problem rejects the whole apply.",
+      "Every document is checked first (rules and references); one problem rejects the whole apply.",
       "Applying the same files twice changes nothing."})
   static final class Apply extends ApplyCommand {
     @Option(names = "--partitions", defaultValue = "3",

@@ -88,6 +88,28 @@ class ConfigCommandsIT {
 
   @Test
   @Order(5)
+  void rewritesAResource_whenItsLatestRecordCannotBeRead() throws Exception {
+    String policy = "kind: HealthAggregationPolicy\nname: majority-us-east1\nregion: us-east1\n"
+        + "healthyPercentThreshold: 75\nminHealthyThreshold: 3\n";
+    try (org.apache.kafka.clients.producer.KafkaProducer<String, byte[]> raw = new org.apache.kafka.clients.producer
+        .KafkaProducer<>(java.util.Map.of("bootstrap.servers", cli.kafka.bootstrapServers()),
+        new org.apache.kafka.common.serialization.StringSerializer(),
+        new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+      raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>(ResourceKind.HEALTH_AGGREGATION_POLICY.topic().name(),
+          "majority-us-east1", new byte[] {0, 0, 0, 0, 99, 1, 2})).get(); // any producer may write garbage
+    }
+    Cli.Run get = cli.run("get", "hap", "majority-us-east1");
+    assertThat(get.err()).contains("skipped").contains("the version before it stays in force");
+
+    Cli.Run repair = cli.runWithInput(policy, "apply", "-f", "-");
+    assertThat(repair.out().strip()).isEqualTo("HealthAggregationPolicy/majority-us-east1 repaired");
+    Cli.Run again = cli.runWithInput(policy, "apply", "-f", "-");
+    assertThat(again.out().strip()).isEqualTo("HealthAggregationPolicy/majority-us-east1 unchanged");
+    assertThat(again.err()).doesNotContain("skipped");
+  }
+
+  @Test
+  @Order(6)
   void checksAgainstTheCluster_whenValidating() {
     String source = "kind: HealthSource\nname: s\nregion: us-east1\nbackendService: orders-use1\n"
         + "healthAggregationPolicy: majority-us-east1\n";
@@ -98,7 +120,7 @@ class ConfigCommandsIT {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void refusesToDeleteAReferencedService_butDeletesItWithItsReferrers() throws Exception {
     var before = cli.endOffsets(CONFIG_TOPICS);
     Cli.Run refused = cli.run("delete", "bs", "orders-euw1");

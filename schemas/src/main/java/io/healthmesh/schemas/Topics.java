@@ -17,7 +17,7 @@ import io.healthmesh.events.HealthTransition;
 import io.healthmesh.events.ProbeResult;
 import java.util.List;
 
-/** Every topic of healthmesh, with its key and value types (DESIGN.md, "Topics"). */
+/** Every topic of healthmesh, with its key and value types (docs/architecture.md, "Topics"). */
 public final class Topics {
   // Configuration: compacted, keyed by resource name, written by healthctl.
   public static final Topic<String, BackendService> BACKEND_SERVICES =
@@ -35,7 +35,7 @@ public final class Topics {
   /** Keyed {@code <zone>/<name>/<type>}. */
   public static final Topic<String, ResourceRecordSet> RESOURCE_RECORD_SETS =
       new Topic<>("config.resource-record-set", String.class, ResourceRecordSet.class, true);
-  /** Configuration records that broke a SPEC limit, with the reason; append only. */
+  /** Configuration records that broke a rule (docs/rules.md), with the reason; append only. */
   public static final Topic<String, DeadLetter> CONFIG_DLQ =
       new Topic<>("config-dlq", String.class, DeadLetter.class, false);
 

@@ -35,7 +35,7 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The aggregate stage (SPEC sections 2 and 3, health of DNS targets): one partition that sees
+ * The aggregate stage (docs/rules.md sections 2 and 3, health of DNS targets): one partition that sees
  * every service snapshot and the small configuration tables. Each input re-evaluates exactly the
  * entities that depend on it (R-AGG-6), from services to sources, composites and consumers.
  */

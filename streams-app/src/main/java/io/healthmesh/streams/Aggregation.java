@@ -3,7 +3,7 @@ package io.healthmesh.streams;
 import io.healthmesh.events.HealthStatus;
 import java.util.Collection;
 
-/** The aggregation rules of SPEC sections 2 and 3, as pure functions of counts. */
+/** The aggregation rules of docs/rules.md sections 2 and 3, as pure functions of counts. */
 final class Aggregation {
   /** R-AGG-1 defaults, used for a backend service's own published state. */
   static final Thresholds DEFAULT = new Thresholds(60, 1, false);

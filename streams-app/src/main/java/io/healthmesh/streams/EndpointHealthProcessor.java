@@ -39,7 +39,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The per-service stage (SPEC section 1): probe results and backend-service configuration, both
+ * The per-service stage (docs/rules.md section 1): probe results and backend-service configuration, both
  * keyed and partitioned by backend service, so an endpoint's state and its service's counts live
  * in one task. Most probes change nothing and stop here; only state changes go on.
  */

@@ -9,7 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The pure rules of SPEC sections 2 and 3. */
+/** The pure rules of docs/rules.md sections 2 and 3. */
 class AggregationTest {
   private static final Thresholds STRICT = new Thresholds(75, 3, false);
 

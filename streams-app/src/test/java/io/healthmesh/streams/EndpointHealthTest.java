@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** SPEC section 1: endpoint health. */
+/** docs/rules.md section 1: endpoint health. */
 class EndpointHealthTest {
   private final Harness h = new Harness();
 

@@ -15,7 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** SPEC sections 2 and 3 through the whole topology. */
+/** docs/rules.md sections 2 and 3 through the whole topology. */
 class ServiceAndCompositeHealthTest {
   private final Harness h = new Harness();
 

@@ -2,13 +2,17 @@ package io.healthmesh.cli.config;
 
 import java.util.Collection;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.avro.specific.SpecificRecord;
 
 /** The whole configuration: every resource by kind and key, in key order. */
 public final class Catalog {
   private final Map<ResourceKind, TreeMap<String, SpecificRecord>> byKind = new EnumMap<>(ResourceKind.class);
+  /** Resources whose latest record could not be read. */
+  private final Set<Resource.Ref> damaged = new HashSet<>();
 
   public Catalog() {
     for (ResourceKind kind : ResourceKind.values()) {
@@ -19,16 +23,27 @@ public final class Catalog {
   public Catalog copy() {
     Catalog copy = new Catalog();
     byKind.forEach((kind, resources) -> copy.byKind.get(kind).putAll(resources));
+    copy.damaged.addAll(damaged);
     return copy;
   }
 
   /** Applies a change: a resource with a null value removes the key. */
   public void put(Resource resource) {
+    damaged.remove(resource.ref());
     if (resource.value() == null) {
       byKind.get(resource.kind()).remove(resource.key());
     } else {
       byKind.get(resource.kind()).put(resource.key(), resource.value());
     }
+  }
+
+  /** The latest record of this resource could not be read; what is kept is the version before. */
+  public void damaged(ResourceKind kind, String key) {
+    damaged.add(new Resource.Ref(kind, key));
+  }
+
+  public boolean isDamaged(ResourceKind kind, String key) {
+    return damaged.contains(new Resource.Ref(kind, key));
   }
 
   @SuppressWarnings("unchecked")

@@ -7,7 +7,9 @@ import java.util.Objects;
 public record Change(Resource resource, Action action) {
 
   public enum Action {
-    CREATED, CONFIGURED, UNCHANGED, DELETED;
+    CREATED, CONFIGURED, UNCHANGED, DELETED,
+    /** Equal to the version in force, written again because the latest record could not be read. */
+    REPAIRED;
 
     public String word() {
       return name().toLowerCase(java.util.Locale.ROOT);
@@ -20,7 +22,8 @@ public record Change(Resource resource, Action action) {
       Object stored = current.get(r.kind(), r.key());
       Action action = r.value() == null ? Action.DELETED
           : stored == null ? Action.CREATED
-          : Objects.equals(stored, r.value()) ? Action.UNCHANGED : Action.CONFIGURED;
+          : !Objects.equals(stored, r.value()) ? Action.CONFIGURED
+          : current.isDamaged(r.kind(), r.key()) ? Action.REPAIRED : Action.UNCHANGED;
       return new Change(r, action);
     }).toList();
   }

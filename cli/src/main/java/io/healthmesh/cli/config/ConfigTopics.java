@@ -39,11 +39,20 @@ public final class ConfigTopics {
     }
   }
 
-  /** The current configuration; records that cannot be read are reported on {@code warnings}. */
+  /**
+   * The current configuration; records that cannot be read are reported on {@code warnings}, and
+   * a resource whose latest record is one of them is marked damaged, so that {@code apply}
+   * rewrites it even when the version before equals what is applied.
+   */
   public Catalog read(List<String> warnings) {
     Catalog catalog = new Catalog();
     readAll(new TopicScan(client, false), registry, (kind, r, value) ->
-        catalog.put(new Resource(kind, r.key(), value, r.topic() + "@" + r.partition() + ":" + r.offset())), warnings::add);
+        catalog.put(new Resource(kind, r.key(), value, r.topic() + "@" + r.partition() + ":" + r.offset())),
+        (kind, key, problem) -> {
+          catalog.damaged(kind, key);
+          warnings.add(problem + "; the version before it stays in force, and applying "
+              + kind.kindName() + " " + key + " rewrites it");
+        });
     return catalog;
   }
 
@@ -53,12 +62,23 @@ public final class ConfigTopics {
     void accept(ResourceKind kind, ConsumerRecord<String, ?> record, SpecificRecord value);
   }
 
+  /** A record that could not be decoded: its kind, its key and why. */
+  @FunctionalInterface
+  public interface Unreadable {
+    void accept(ResourceKind kind, String key, String problem);
+  }
+
   /**
    * Every record of every config topic, in one pass, in offset order per partition (so per key);
    * a record that cannot be decoded is left out and reported to {@code warnings}.
    */
   public static void readAll(TopicScan scan, SchemaRegistryClient registry, Visitor each,
       java.util.function.Consumer<String> warnings) {
+    readAll(scan, registry, each, (kind, key, problem) -> warnings.accept(problem));
+  }
+
+  /** As {@link #readAll(TopicScan, SchemaRegistryClient, Visitor, java.util.function.Consumer)}, naming what was left out. */
+  public static void readAll(TopicScan scan, SchemaRegistryClient registry, Visitor each, Unreadable unreadable) {
     Map<String, ResourceKind> kinds = new HashMap<>();
     Map<String, Deserializer<SpecificRecord>> values = new HashMap<>();
     for (ResourceKind kind : ResourceKind.values()) {
@@ -76,7 +96,8 @@ public final class ConfigTopics {
         if (e instanceof AvroDeserializationException a && a.registryFailed()) {
           throw a; // the registry could not be asked: failing beats a result missing records
         }
-        warnings.accept(r.topic() + "@" + r.partition() + ":" + r.offset() + " skipped: " + e.getMessage());
+        unreadable.accept(kinds.get(r.topic()), key, r.topic() + "@" + r.partition() + ":" + r.offset()
+            + " skipped: " + e.getMessage());
       }
     });
   }

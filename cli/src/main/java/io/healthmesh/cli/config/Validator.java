@@ -24,7 +24,7 @@ import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * Checks a change against the whole configuration it lands in: the SPEC limits of each changed
+ * Checks a change against the whole configuration it lands in: the rules (docs/rules.md) of each changed
  * resource, that every name it refers to exists, and that no resource already applied is broken
  * by it (for example a deleted backend service that a health source still names).
  */

@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** One invalid document per SPEC rule that {@code apply} enforces, over the demo configuration. */
+/** One invalid document per rule that {@code apply} enforces, over the demo configuration. */
 class ValidatorTest {
   private static final String SOURCE = """
       kind: HealthSource
@@ -302,7 +302,7 @@ class ValidatorTest {
 
   @Test
   void rejects_whenHealthChecksAreOnATxtRecordSet() {
-    // SPEC section 4: health checking applies to A and AAAA only
+    // docs/rules.md section 4: health checking applies to A and AAAA only
     assertThat(problems("""
         kind: ResourceRecordSet
         zone: internal
@@ -313,7 +313,7 @@ class ValidatorTest {
             items:
               - {weight: 1, rrdatas: ['"v=1"'], healthCheckedTargets: {externalEndpoints: [10.2.0.7]}}
         """)).containsExactly("test.yaml:1: routingPolicy.wrr.items[0].healthCheckedTargets: health checking applies"
-        + " to A and AAAA record sets only, not TXT (SPEC section 4)");
+        + " to A and AAAA record sets only, not TXT (docs/rules.md section 4)");
   }
 
   @Test

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
- * The routing rules of SPEC section 4 as one pure function of (plan, source region, random
+ * The routing rules of docs/rules.md section 4 as one pure function of (plan, source region, random
  * source): the same inputs and seed always give the same decision.
  */
 public final class RoutingEngine {

@@ -28,13 +28,13 @@ import org.xbill.DNS.TextParseException;
 import org.xbill.DNS.Type;
 
 /**
- * SPEC section 4 limits on zones and record sets, checked by {@code healthctl} before it writes and
+ * docs/rules.md section 4 limits on zones and record sets, checked by {@code healthctl} before it writes and
  * by the edge before it serves. Each method returns every problem as {@code field: message (rule id)};
  * empty means valid.
  */
 public final class DnsConfigRules {
   public static final int MAX_WEIGHT = 1000;
-  /** Types a record set may have; the same ones may carry a routing policy (SPEC section 4). */
+  /** Types a record set may have; the same ones may carry a routing policy (docs/rules.md section 4). */
   public static final Set<String> TYPES = Set.of("A", "AAAA", "CNAME", "MX", "SRV", "TXT");
   private static final Set<String> CHECKABLE_TYPES = Set.of("A", "AAAA");
 
@@ -225,7 +225,7 @@ public final class DnsConfigRules {
   private static void targets(String field, ResourceRecordSet r, HealthCheckedTargets checked, List<String> problems) {
     if (!CHECKABLE_TYPES.contains(r.getType())) {
       problems.add(field + ": health checking applies to A and AAAA record sets only, not " + r.getType()
-          + " (SPEC section 4)");
+          + " (docs/rules.md section 4)");
       return;
     }
     for (String address : checked.getExternalEndpoints()) {

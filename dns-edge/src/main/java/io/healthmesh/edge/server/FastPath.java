@@ -12,7 +12,7 @@ import org.xbill.DNS.DClass;
 import org.xbill.DNS.Type;
 
 /**
- * The common query answered without building dnsjava messages (DESIGN.md, "DNS edge hot path"):
+ * The common query answered without building dnsjava messages (docs/architecture.md, "DNS edge"):
  * one A or AAAA question, class IN, no options beyond a plain EDNS0 OPT, for a record set that
  * exists. Reads the header and question in place, asks the engine, and writes the reply from the
  * answers encoded when the snapshot was built. Anything else returns null, and the full path

@@ -113,7 +113,7 @@ public final class EdgeState {
     dirtyRecordSets.add(key);
   }
 
-  /** Configuration records ignored because they broke a SPEC rule. */
+  /** Configuration records ignored because they broke a rule. */
   public long rejected() {
     return rejected;
   }

@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
 
-/** SPEC section 4 routing rules, with a seeded random source so that every run is the same. */
+/** docs/rules.md section 4 routing rules, with a seeded random source so that every run is the same. */
 class RoutingEngineTest {
   /** Chi-square critical values at p = 0.001 for 1 and 2 degrees of freedom. */
   private static final double CHI2_DF1 = 10.83;

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * SPEC limits checked by the topology on every configuration record, whoever produced it. Each
+ * Rules (docs/rules.md) checked by the topology on every configuration record, whoever produced it. Each
  * method returns every problem found, as {@code field: message (rule id)}; empty means valid.
  */
 public final class ConfigRules {
