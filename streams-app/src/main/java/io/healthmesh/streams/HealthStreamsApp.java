@@ -15,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
@@ -128,8 +129,13 @@ public final class HealthStreamsApp implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops cleanly and leaves the group, so that the other instances take this one's tasks at
+   * once instead of after its session has expired.
+   */
   @Override
   public void close() {
-    streams.close(Duration.ofSeconds(30));
+    streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+        .withTimeout(Duration.ofSeconds(30)));
   }
 }

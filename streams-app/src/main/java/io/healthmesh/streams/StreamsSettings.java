@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Properties;
 import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.settings.SettingsReader;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -89,6 +90,14 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     // to poll.ms (100) for records before it looks at the clock again.
     long changeMs = changeCommitDelay.toMillis();
     p.put(StreamsConfig.POLL_MS_CONFIG, changeMs == 0 ? 100L : Math.max(1L, Math.min(100L, changeMs)));
+    // Takeover. A crashed instance keeps its tasks until its session expires: 10 s instead of the
+    // consumer's 45 (a broker allows 6 at least), with a heartbeat every 2 s, long enough that a GC
+    // pause of a large heap does not look like a crash. A new instance first warms up copies of
+    // the tasks it will get and takes them at the next probing rebalance: every minute (the least
+    // Kafka Streams allows) instead of every ten.
+    p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+    p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 2_000);
+    p.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG, 60_000L);
     p.putAll(streamsOverrides);
     return p;
   }

@@ -21,8 +21,6 @@ import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topic;
 import io.healthmesh.schemas.Topics;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +49,6 @@ import org.junit.jupiter.api.io.TempDir;
  * exactly once, and the sequence equals what the same input gives in a TopologyTestDriver.
  */
 class HealthTopologyIT {
-  private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
   private static final List<String> VMS = Harness.vms(1, 4);
   private static final int ROUNDS = 300;
   private static final int KILL_AT = 140;
@@ -275,40 +272,8 @@ class HealthTopologyIT {
   }
 
   private static Process startApp(EmbeddedKafka kafka, SchemaRegistry registry, Path stateDir, Path log) throws Exception {
-    Process process = new ProcessBuilder(JAVA, "-cp", System.getProperty("java.class.path"), StreamsMain.class.getName(),
-        "bootstrap.servers=" + kafka.bootstrapServers(), "schema.registry.url=" + registry.url(),
-        "application.id=healthmesh-it", "state.dir=" + stateDir,
+    return StreamsProcess.start(kafka, registry, "healthmesh-it", stateDir, log,
         // The killed instance keeps its partitions until its session expires: keep that short.
-        "streams.session.timeout.ms=6000", "streams.heartbeat.interval.ms=1000")
-        .redirectErrorStream(true).start();
-    BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-    List<String> lines = new ArrayList<>();
-    String line;
-    while ((line = out.readLine()) != null) {
-      lines.add(line);
-      if (line.contains("running against")) {
-        Thread copier = new Thread(() -> drain(out, log, lines));
-        copier.setDaemon(true);
-        copier.start();
-        return process;
-      }
-    }
-    throw new AssertionError("streams app exited before running:\n" + String.join("\n", lines));
-  }
-
-  private static void drain(BufferedReader out, Path log, List<String> lines) {
-    try {
-      String line;
-      while ((line = out.readLine()) != null) {
-        lines.add(line);
-      }
-    } catch (java.io.IOException e) {
-      // the process was killed
-    }
-    try {
-      Files.write(log, lines);
-    } catch (java.io.IOException e) {
-      // best effort
-    }
+        "streams.session.timeout.ms=6000", "streams.heartbeat.interval.ms=1000");
   }
 }

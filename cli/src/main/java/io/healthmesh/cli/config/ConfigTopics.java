@@ -46,13 +46,18 @@ public final class ConfigTopics {
    */
   public Catalog read(List<String> warnings) {
     Catalog catalog = new Catalog();
-    readAll(new TopicScan(client, false), registry, (kind, r, value) ->
-        catalog.put(new Resource(kind, r.key(), value, r.topic() + "@" + r.partition() + ":" + r.offset())),
-        (kind, key, problem) -> {
-          catalog.damaged(kind, key);
-          warnings.add(problem + "; the version before it stays in force, and applying "
-              + kind.kindName() + " " + key + " rewrites it");
-        });
+    // Only an unreadable record that is still its key's latest matters; one followed by a good
+    // record is history.
+    Map<Resource.Ref, String> unreadable = new java.util.LinkedHashMap<>();
+    readAll(new TopicScan(client, false), registry, (kind, r, value) -> {
+      catalog.put(new Resource(kind, r.key(), value, r.topic() + "@" + r.partition() + ":" + r.offset()));
+      unreadable.remove(new Resource.Ref(kind, r.key()));
+    }, (kind, key, problem) -> {
+      catalog.damaged(kind, key);
+      unreadable.put(new Resource.Ref(kind, key), problem + "; the version before it stays in force, and applying "
+          + kind.kindName() + " " + key + " rewrites it");
+    });
+    warnings.addAll(unreadable.values());
     return catalog;
   }
 
