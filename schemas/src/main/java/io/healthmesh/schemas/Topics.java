@@ -79,10 +79,4 @@ public final class Topics {
   public static List<Topic<?, ?>> all() {
     return ALL;
   }
-
-  /** The configuration topics, which are read whole from the beginning by every edge. */
-  public static List<Topic<?, ?>> config() {
-    return List.of(BACKEND_SERVICES, HEALTH_AGGREGATION_POLICIES, HEALTH_SOURCES,
-        COMPOSITE_HEALTH_CHECKS, FORWARDING_RULES, MANAGED_ZONES, RESOURCE_RECORD_SETS);
-  }
 }

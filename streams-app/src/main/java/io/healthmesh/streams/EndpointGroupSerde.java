@@ -4,12 +4,14 @@ import io.healthmesh.events.HealthStatus;
 import io.healthmesh.internal.EndpointStateEntry;
 import io.healthmesh.internal.EndpointStates;
 import io.healthmesh.schemas.AvroDeserializer;
+import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.RegistryConfig;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.WireFormat;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.SchemaNormalization;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -17,21 +19,29 @@ import org.apache.kafka.common.serialization.Serializer;
 /**
  * Endpoint groups as {@code EndpointStates} in the Confluent wire format. Written by hand because
  * a group is encoded on every probe and Avro's reflective writer costs several times more; read
- * with the ordinary deserializer, which also proves that the two agree.
+ * with the ordinary deserializer, which also proves that the two agree. The hand encoder writes
+ * the layout whose parsing fingerprint is {@link #WRITTEN_FOR}; should the schema change without
+ * it, groups are written by Avro instead, as the probe decoder falls back for other layouts.
  */
 final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
+  /** Parsing fingerprint of the {@code EndpointStates} layout that {@link #encode} writes. */
+  static final long WRITTEN_FOR = 4538651332485639639L;
+  static final boolean BY_HAND = SchemaNormalization.parsingFingerprint64(EndpointStates.SCHEMA$) == WRITTEN_FOR;
   private final SchemaRegistryClient registry;
   private final AvroDeserializer<EndpointStates> reader;
+  private final AvroSerializer<EndpointStates> writer;
   private final Map<String, Integer> ids = new ConcurrentHashMap<>();
 
   EndpointGroupSerde(SchemaRegistryClient registry) {
     this.registry = registry;
     this.reader = new AvroDeserializer<>(registry, EndpointStates.class);
+    this.writer = new AvroSerializer<>(registry, false);
   }
 
   @Override
   public Serializer<EndpointTable.Group> serializer() {
-    return (topic, group) -> group == null ? null : encode(schemaId(topic), group);
+    return (topic, group) -> group == null ? null
+        : BY_HAND ? encode(schemaId(topic), group) : writer.serialize(topic, states(group));
   }
 
   @Override
@@ -83,6 +93,14 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
     out.writeLong(s.expiresAt);
     out.writeLong(s.version);
     return Arrays.copyOf(out.buf, out.pos);
+  }
+
+  /** The group as Avro's generated record, for the writer that is not hand-made. */
+  static EndpointStates states(EndpointTable.Group group) {
+    return new EndpointStates(group.members.stream().map(s -> EndpointStateEntry.newBuilder().setId(s.id).setStatus(s.status).setSince(java.time.Instant.ofEpochMilli(s.since))
+        .setConsecutiveSuccesses(s.successes).setConsecutiveFailures(s.failures)
+        .setLastEventTime(java.time.Instant.ofEpochMilli(s.lastEventTime)).setExpiresAt(s.expiresAt)
+        .setVersion(s.version).build()).toList());
   }
 
   /** A detached group: the value does not know its store key, so neither do its members. */

@@ -1,6 +1,8 @@
 package io.healthmesh.streams;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import io.healthmesh.events.HealthStatus;
@@ -53,6 +55,16 @@ class EndpointStoreCodecTest {
     }
     EndpointState back = serde.deserializer().deserialize(CHANGELOG, bytes).members.get(3);
     assertEquals(group.members.get(3).id, back.id);
+    // Avro's own writer, the fallback should the schema change, writes the very same bytes.
+    assertArrayEquals(new io.healthmesh.schemas.AvroSerializer<EndpointStates>(registry, false)
+        .serialize(CHANGELOG, EndpointGroupSerde.states(group)), bytes);
+  }
+
+  @Test
+  void handEncoder_isUsed_whileTheSchemaIsTheLayoutItWasWrittenFor() {
+    // Failing here means EndpointStates.avsc changed: update EndpointGroupSerde.encode and WRITTEN_FOR.
+    assertTrue(EndpointGroupSerde.BY_HAND, "EndpointStates' fingerprint is "
+        + org.apache.avro.SchemaNormalization.parsingFingerprint64(EndpointStates.SCHEMA$));
   }
 
   @Test

@@ -64,10 +64,6 @@ public final class Regions {
     return new Regions(coordinates);
   }
 
-  public boolean knows(String region) {
-    return coordinates.containsKey(region);
-  }
-
   /** Great-circle distance in km; 0 for the same region, infinite when either is unknown. */
   public double distance(String from, String to) {
     if (from.equals(to)) {

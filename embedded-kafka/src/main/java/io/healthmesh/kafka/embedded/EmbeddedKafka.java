@@ -86,7 +86,6 @@ public final class EmbeddedKafka implements AutoCloseable {
     private int partitions = 3;
     private boolean createTopics = true;
     private Duration startTimeout = Duration.ofSeconds(60);
-    private final Properties overrides = new Properties();
 
     /** Where logs and metadata live; kept on close. Default: a temporary directory, deleted on close. */
     public Builder dataDir(Path dataDir) {
@@ -117,12 +116,6 @@ public final class EmbeddedKafka implements AutoCloseable {
       return this;
     }
 
-    /** Any broker property, applied last. */
-    public Builder brokerProperty(String key, String value) {
-      overrides.setProperty(key, value);
-      return this;
-    }
-
     public EmbeddedKafka start() {
       boolean temporary = dataDir == null;
       Path dir = temporary ? createTempDir() : dataDir;
@@ -133,7 +126,6 @@ public final class EmbeddedKafka implements AutoCloseable {
         controllerPort = freePort();
       }
       Properties props = brokerProperties(logs, brokerPort, controllerPort);
-      props.putAll(overrides);
       KafkaConfig config = new KafkaConfig(props, false);
       format(logs);
       KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);

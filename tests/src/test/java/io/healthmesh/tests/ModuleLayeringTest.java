@@ -1,0 +1,37 @@
+package io.healthmesh.tests;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The modules' layering, as the README's module table states it: each module uses only those
+ * above it, the topology and the edge never use each other, and the shared module none of them.
+ */
+@AnalyzeClasses(packages = "io.healthmesh", importOptions = ImportOption.DoNotIncludeTests.class)
+class ModuleLayeringTest {
+  private static final String[] SHARED = {"io.healthmesh.schemas..", "io.healthmesh.net..", "io.healthmesh.rules..",
+      "io.healthmesh.settings..", "io.healthmesh.observability..", "io.healthmesh.config..", "io.healthmesh.events..",
+      "io.healthmesh.internal.."};
+
+  @ArchTest
+  static final ArchRule sharedModuleUsesNoOtherModule = noClasses().that().resideInAnyPackage(SHARED)
+      .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.kafka.embedded..", "io.healthmesh.registry..",
+          "io.healthmesh.streams..", "io.healthmesh.edge..", "io.healthmesh.cli..");
+
+  @ArchTest
+  static final ArchRule registryUsesOnlyTheSharedModule = noClasses().that().resideInAPackage("io.healthmesh.registry..")
+      .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.streams..", "io.healthmesh.edge..",
+          "io.healthmesh.cli..");
+
+  @ArchTest
+  static final ArchRule topologyNeverUsesTheEdgeOrTheCli = noClasses().that().resideInAPackage("io.healthmesh.streams..")
+      .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.edge..", "io.healthmesh.cli..");
+
+  @ArchTest
+  static final ArchRule edgeNeverUsesTheTopologyOrTheCli = noClasses().that().resideInAPackage("io.healthmesh.edge..")
+      .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.streams..", "io.healthmesh.cli..");
+}
