@@ -100,7 +100,8 @@ final class DecisionLog implements Responder.DecisionListener, AutoCloseable {
     }
   }
 
-  static RoutingPolicyType policy(Plan plan) {
+  static RoutingPolicyType policy(Plan planned) {
+    Plan plan = planned.routed();
     if (plan instanceof Plan.Wrr) {
       return RoutingPolicyType.WRR;
     }

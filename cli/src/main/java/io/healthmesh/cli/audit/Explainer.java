@@ -29,12 +29,15 @@ import java.util.TreeMap;
  */
 public final class Explainer {
   public static final int DRAWS = 100_000;
-  private static final Map<DecisionReason, String> RULES = Map.of(
-      DecisionReason.STATIC, "no routing policy", DecisionReason.WEIGHT_DRAW, "R-WRR-2 (R-WRR-3 when all weights are 0)",
-      DecisionReason.PRIMARY, "R-FO-1", DecisionReason.TRICKLE, "R-FO-3", DecisionReason.FAILOVER,
-      "R-FO-2 (failover) or R-WRR-5/R-WRR-6 (WRR share moved)", DecisionReason.GEO_MATCH, "R-GEO-1, R-GEO-6",
-      DecisionReason.GEO_FALLBACK, "R-GEO-2, R-GEO-3", DecisionReason.FENCE, "R-GEO-5", DecisionReason.FAIL_OPEN,
-      "R-WRR-8, R-FO-5");
+  private static final Map<DecisionReason, String> RULES = Map.ofEntries(
+      Map.entry(DecisionReason.FAIL_CLOSED, "R-OP-1 (fail closed: NODATA)"),
+      Map.entry(DecisionReason.FALLBACK, "R-OP-1 (fixed fallback)"),
+      Map.entry(DecisionReason.STATIC, "no routing policy"), Map.entry(DecisionReason.WEIGHT_DRAW,
+          "R-WRR-2 (R-WRR-3 when all weights are 0)"), Map.entry(DecisionReason.PRIMARY, "R-FO-1"),
+      Map.entry(DecisionReason.TRICKLE, "R-FO-3"), Map.entry(DecisionReason.FAILOVER,
+          "R-FO-2 (failover) or R-WRR-5/R-WRR-6 (WRR share moved)"), Map.entry(DecisionReason.GEO_MATCH,
+          "R-GEO-1, R-GEO-6"), Map.entry(DecisionReason.GEO_FALLBACK, "R-GEO-2, R-GEO-3"),
+      Map.entry(DecisionReason.FENCE, "R-GEO-5"), Map.entry(DecisionReason.FAIL_OPEN, "R-WRR-8, R-FO-5"));
   private final ConfigHistory config;
   private final Transitions transitions;
   private final RoutingEngine engine = new RoutingEngine(Regions.builtIn());
@@ -110,7 +113,8 @@ public final class Explainer {
     return outcomes;
   }
 
-  private List<BucketAt> buckets(Plan plan, Instant at) {
+  private List<BucketAt> buckets(Plan planned, Instant at) {
+    Plan plan = planned.routed();
     List<Bucket> buckets = new ArrayList<>();
     if (plan instanceof Plan.Wrr wrr) {
       buckets.addAll(wrr.items());
@@ -147,7 +151,8 @@ public final class Explainer {
     return state.since() == null ? null : state.since().toString();
   }
 
-  private static String policyName(Plan plan) {
+  private static String policyName(Plan planned) {
+    Plan plan = planned.routed();
     return plan instanceof Plan.Wrr ? "WRR" : plan instanceof Plan.Geo ? "GEO" : plan instanceof Plan.Failover
         ? "FAILOVER" : "NONE";
   }

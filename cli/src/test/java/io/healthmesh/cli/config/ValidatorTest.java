@@ -222,6 +222,19 @@ class ValidatorTest {
   }
 
   @Test
+  void checksTheFallback_whenARecordSetDoesNotFailOpen_R_OP_1() {
+    String base = wrr(50, 50);
+    assertThat(problems(base + "  allUnhealthyBehavior: FAIL_CLOSED\n")).isEmpty();
+    assertThat(problems(base + "  allUnhealthyBehavior: FALLBACK\n  fallbackRrdatas: [192.0.2.53]\n")).isEmpty();
+    assertThat(problems(base + "  allUnhealthyBehavior: FALLBACK\n")).containsExactly("test.yaml:1:"
+        + " routingPolicy.fallbackRrdatas: allUnhealthyBehavior FALLBACK needs the records to answer with (R-OP-1)");
+    assertThat(problems(base + "  allUnhealthyBehavior: FALLBACK\n  fallbackRrdatas: [not-an-address]\n"))
+        .singleElement().asString().contains("routingPolicy.fallbackRrdatas: 'not-an-address' is not valid A data");
+    assertThat(problems(base + "  fallbackRrdatas: [192.0.2.53]\n")).containsExactly("test.yaml:1:"
+        + " routingPolicy.fallbackRrdatas: only with allUnhealthyBehavior FALLBACK, not FAIL_OPEN (R-OP-1)");
+  }
+
+  @Test
   void rejects_whenTrickleIsOutside0To1() {
     // R-FO-3
     assertThat(problems(failover("internal", 1.5))).containsExactly(

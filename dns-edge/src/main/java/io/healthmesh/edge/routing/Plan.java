@@ -5,6 +5,11 @@ import java.util.List;
 /** How a record set answers, with the health of every address as of one snapshot. */
 public sealed interface Plan {
 
+  /** The routing policy under an all-unhealthy behaviour (R-OP-1); the plan itself otherwise. */
+  default Plan routed() {
+    return this;
+  }
+
   /** No routing policy: always the same records. */
   record Static(List<String> rrdatas) implements Plan {}
 
@@ -16,4 +21,15 @@ public sealed interface Plan {
 
   /** Primary with a geolocation backup and trickle traffic (R-FO-*). */
   record Failover(Bucket primary, Geo backup, double trickle) implements Plan {}
+
+  /**
+   * A plan that does not fail open (R-OP-1): when every item of {@code plan} is unhealthy it
+   * answers nothing (NODATA), or {@code fallback} when that is given.
+   */
+  record FailClosed(Plan plan, List<String> fallback) implements Plan {
+    @Override
+    public Plan routed() {
+      return plan;
+    }
+  }
 }

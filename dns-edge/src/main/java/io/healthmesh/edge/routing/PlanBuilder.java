@@ -37,6 +37,15 @@ public final class PlanBuilder {
     if (policy == null) {
       return new Plan.Static(rrs.getRrdatas());
     }
+    Plan plan = routed(policy, targets);
+    return switch (policy.getAllUnhealthyBehavior()) { // R-OP-1
+      case FAIL_CLOSED -> new Plan.FailClosed(plan, List.of());
+      case FALLBACK -> new Plan.FailClosed(plan, policy.getFallbackRrdatas());
+      default -> plan;
+    };
+  }
+
+  private static Plan routed(RoutingPolicy policy, Targets targets) {
     if (policy.getWrr() != null) {
       List<Bucket> items = new ArrayList<>();
       List<WrrItem> wrr = policy.getWrr().getItems();

@@ -28,7 +28,24 @@ public final class RoutingEngine {
     if (plan instanceof Plan.Geo geo) {
       return geo(geo, sourceRegion, random);
     }
+    if (plan instanceof Plan.FailClosed closed) {
+      return failClosed(closed, sourceRegion, random);
+    }
     return failover((Plan.Failover) plan, sourceRegion, random);
+  }
+
+  /** R-OP-1: where the plan would fail open, answer nothing, or the fixed fallback. */
+  private Decision failClosed(Plan.FailClosed plan, String sourceRegion, RandomGenerator random) {
+    Decision d = answer(plan.plan(), sourceRegion, random);
+    // A fence answers its region's failed addresses while other regions may be up; only when
+    // every item is down is it the fail-open that this record set refuses.
+    boolean failedOpen = d.reason() == DecisionReason.FAIL_OPEN
+        || d.reason() == DecisionReason.FENCE && noneEligible(plan.plan());
+    if (!failedOpen) {
+      return d;
+    }
+    return plan.fallback().isEmpty() ? new Decision(d.bucket(), DecisionReason.FAIL_CLOSED, List.of(), d.considered())
+        : new Decision("fallback", DecisionReason.FALLBACK, shuffled(plan.fallback(), random), d.considered());
   }
 
   /** R-WRR-2..8. Loops rather than streams: this runs for every query. */
@@ -107,6 +124,19 @@ public final class RoutingEngine {
       return chosen(plan.primary(), DecisionReason.PRIMARY, random); // R-FO-1
     }
     return failOpen(plan.primary(), plan.primary().label(), random); // R-FO-5
+  }
+
+  private static boolean noneEligible(Plan plan) {
+    List<Bucket> all = new ArrayList<>();
+    if (plan instanceof Plan.Geo g) {
+      all.addAll(g.items());
+    } else if (plan instanceof Plan.Failover f) {
+      all.add(f.primary());
+      all.addAll(f.backup().items());
+    } else if (plan instanceof Plan.Wrr w) {
+      all.addAll(w.items());
+    }
+    return all.stream().noneMatch(Bucket::eligible);
   }
 
   private List<Bucket> byDistance(List<Bucket> items, String sourceRegion) {

@@ -1,5 +1,6 @@
 package io.healthmesh.edge.rules;
 
+import io.healthmesh.config.AllUnhealthyBehavior;
 import io.healthmesh.config.GeoItem;
 import io.healthmesh.config.GeoPolicy;
 import io.healthmesh.config.HealthCheckedTargets;
@@ -120,6 +121,7 @@ public final class DnsConfigRules {
     if (policy.getHealthCheck() != null) {
       problems.addAll(HealthCheckRules.externalProblems("routingPolicy.healthCheck", policy.getHealthCheck()));
     }
+    allUnhealthy(r, policy, problems);
     if (zone != null && zone.getZoneType() != ZoneType.STANDARD) {
       problems.add("routingPolicy: zone '" + zone.getName() + "' is a " + zone.getZoneType()
           + " zone; routing policies are allowed only in standard zones (R-DNS-2)");
@@ -248,6 +250,21 @@ public final class DnsConfigRules {
     if (itemRrdatas.stream().anyMatch(rrdatas -> rrdatas.size() != 1)) {
       problems.add("routingPolicy: the zone has DNSSEC on and the policy uses health checks, so each item holds a single"
           + " IP address (R-DNS-3)");
+    }
+  }
+
+  /** R-OP-1: FALLBACK names the records it answers with; the other behaviours name none. */
+  private static void allUnhealthy(ResourceRecordSet r, RoutingPolicy policy, List<String> problems) {
+    List<String> fallback = policy.getFallbackRrdatas();
+    if (policy.getAllUnhealthyBehavior() == AllUnhealthyBehavior.FALLBACK) {
+      if (fallback.isEmpty()) {
+        problems.add("routingPolicy.fallbackRrdatas: allUnhealthyBehavior FALLBACK needs the records to answer"
+            + " with (R-OP-1)");
+      }
+      rrdatas("routingPolicy.fallbackRrdatas", r, fallback, problems);
+    } else if (!fallback.isEmpty()) {
+      problems.add("routingPolicy.fallbackRrdatas: only with allUnhealthyBehavior FALLBACK, not "
+          + policy.getAllUnhealthyBehavior() + " (R-OP-1)");
     }
   }
 

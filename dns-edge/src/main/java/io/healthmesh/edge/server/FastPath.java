@@ -59,8 +59,11 @@ final class FastPath {
       return null;
     }
     Decision decision = engine.answer(entry.plan(), region, random);
-    decisions.decided(owner.name(), qtype, region, null, entry, decision);
     List<String> answer = decision.answer();
+    if (answer.isEmpty()) {
+      return null; // NODATA (R-OP-1) carries the zone's SOA: the full path decides and answers it
+    }
+    decisions.decided(owner.name(), qtype, region, null, entry, decision);
     int size = questionEnd;
     for (String rrdata : answer) {
       size += 2 + entry.wire().get(rrdata).length;

@@ -155,7 +155,11 @@ public final class Responder {
       }
       RecordSetEntry entry = types.get(qtype);
       if (entry != null) {
-        records(entry, name, region, ecs).forEach(r -> response.addRecord(r, Section.ANSWER));
+        List<Record> answer = records(entry, name, region, ecs);
+        answer.forEach(r -> response.addRecord(r, Section.ANSWER));
+        if (answer.isEmpty()) {
+          response.addRecord(zone.soa(), Section.AUTHORITY); // NODATA: a record set failing closed (R-OP-1)
+        }
         return;
       }
       RecordSetEntry cname = types.get(Type.CNAME);
@@ -166,6 +170,7 @@ public final class Responder {
       List<Record> alias = records(cname, name, region, ecs);
       alias.forEach(r -> response.addRecord(r, Section.ANSWER));
       if (alias.isEmpty()) {
+        response.addRecord(zone.soa(), Section.AUTHORITY);
         return;
       }
       name = ((org.xbill.DNS.CNAMERecord) alias.get(0)).getTarget();

@@ -77,6 +77,9 @@ final class Entries {
       w.items().forEach(b -> b.addresses().forEach(a -> all.add(a.rrdata())));
     } else if (plan instanceof Plan.Geo g) {
       g.items().forEach(b -> b.addresses().forEach(a -> all.add(a.rrdata())));
+    } else if (plan instanceof Plan.FailClosed c) {
+      collect(c.plan(), all);
+      all.addAll(c.fallback());
     } else if (plan instanceof Plan.Failover f) {
       f.primary().addresses().forEach(a -> all.add(a.rrdata()));
       collect(f.backup(), all);

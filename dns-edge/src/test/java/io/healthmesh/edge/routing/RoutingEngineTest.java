@@ -246,6 +246,44 @@ class RoutingEngineTest {
     assertThat(primary.answer()).containsExactly("10.0.0.2");
   }
 
+  @Test
+  void answersNothing_whenEveryItemIsDownAndTheRecordSetFailsClosed_R_OP_1() {
+    Plan wrr = new Plan.Wrr(List.of(wrr(0, 50, down("10.0.0.1")), wrr(1, 50, down("10.0.0.2"))));
+    Decision closed = engine.answer(new Plan.FailClosed(wrr, List.of()), "us-east1", random);
+    assertThat(closed.reason()).isEqualTo(DecisionReason.FAIL_CLOSED);
+    assertThat(closed.answer()).isEmpty();
+    assertThat(closed.considered()).as("the addresses it judged stay visible to explain and the log").isNotEmpty();
+
+    for (boolean fenced : List.of(false, true)) {
+      Decision failover = engine.answer(new Plan.FailClosed(allDown(0.1, fenced), List.of()), "us-east1", random);
+      assertThat(failover.reason()).as("fenced " + fenced).isEqualTo(DecisionReason.FAIL_CLOSED);
+      assertThat(failover.answer()).isEmpty();
+    }
+    Plan fencedGeo = new Plan.Geo(List.of(geo("us-east1", down("10.0.0.1")), geo("europe-west1", down("10.0.0.2"))), true);
+    assertThat(engine.answer(new Plan.FailClosed(fencedGeo, List.of()), "us-east1", random).reason())
+        .as("a fence with every region down fails closed too").isEqualTo(DecisionReason.FAIL_CLOSED);
+  }
+
+  @Test
+  void answersTheFallback_whenEveryItemIsDown_R_OP_1() {
+    Plan geo = new Plan.Geo(List.of(geo("us-east1", down("10.0.0.1")), geo("europe-west1", down("10.0.0.2"))), false);
+    Decision d = engine.answer(new Plan.FailClosed(geo, List.of("192.0.2.9", "192.0.2.10")), "us-east1", random);
+    assertThat(d.reason()).isEqualTo(DecisionReason.FALLBACK);
+    assertThat(d.answer()).containsExactlyInAnyOrder("192.0.2.9", "192.0.2.10");
+  }
+
+  @Test
+  void answersAsTheSeedDoes_whileAnItemIsUp_evenWhenTheRecordSetFailsClosed_R_OP_1() {
+    Plan wrr = new Plan.Wrr(List.of(wrr(0, 50, down("10.0.0.1")), wrr(1, 50, up("10.0.0.2"))));
+    for (int i = 0; i < 100; i++) {
+      Decision d = engine.answer(new Plan.FailClosed(wrr, List.of("192.0.2.9")), "us-east1", random);
+      assertThat(d.answer()).containsExactly("10.0.0.2");
+    }
+    Plan fenced = new Plan.Geo(List.of(geo("us-east1", down("10.0.0.1")), geo("europe-west1", up("10.0.0.2"))), true);
+    assertThat(engine.answer(new Plan.FailClosed(fenced, List.of()), "us-east1", random).reason())
+        .as("a fence is no fail-open: another region is up").isEqualTo(DecisionReason.FENCE);
+  }
+
   private static Plan allDown(double trickle, boolean fenced) {
     Plan.Geo backup = new Plan.Geo(List.of(geo("us-east4", down("10.2.0.100")), geo("europe-west1", down("10.3.0.100"))),
         fenced);

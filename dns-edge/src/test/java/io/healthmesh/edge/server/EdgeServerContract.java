@@ -124,6 +124,14 @@ abstract class EdgeServerContract {
     assertThat(dig("geo.example.internal", "A")).isEqualTo("10.1.0.1");
     assertThat(dig("big.example.internal", "TXT", "+tcp").lines().count()).isEqualTo(40);
     assertThat(dig("www.example.internal", "A")).isEqualTo("static.example.internal.\n10.0.0.5");
+    // R-OP-1: every target down, and the record set does not fail open.
+    assertThat(dig("fallback.example.internal", "A")).isEqualTo("192.0.2.53");
+    assertThat(dig("closed.example.internal", "A")).as("NODATA: no address").isEmpty();
+    Message closed = ask(false, "closed.example.internal.", Type.A);
+    assertThat(closed.getRcode()).isEqualTo(Rcode.NOERROR);
+    assertThat(closed.getSection(Section.ANSWER)).isEmpty();
+    assertThat(closed.getSection(Section.AUTHORITY)).singleElement()
+        .satisfies(r -> assertThat(r.getType()).isEqualTo(Type.SOA));
   }
 
   @Test

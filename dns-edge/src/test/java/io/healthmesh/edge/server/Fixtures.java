@@ -1,5 +1,6 @@
 package io.healthmesh.edge.server;
 
+import io.healthmesh.config.AllUnhealthyBehavior;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.GeoItem;
 import io.healthmesh.config.GeoPolicy;
@@ -60,6 +61,18 @@ final class Fixtures {
             GeoItem.newBuilder().setLocation("europe-west1").setRrdatas(List.of("10.3.0.1")).build())).build()).build())
         .build(), 8);
     s.health(EntityKind.FORWARDING_RULE, "fr-orders", HealthStatus.HEALTHY);
+    // R-OP-1: record sets whose only target is down, and which do not fail open.
+    for (var behavior : List.of(AllUnhealthyBehavior.FAIL_CLOSED, AllUnhealthyBehavior.FALLBACK)) {
+      String name = (behavior == AllUnhealthyBehavior.FAIL_CLOSED ? "closed." : "fallback.") + ZONE;
+      s.recordSet("internal/" + name + "/A", ResourceRecordSet.newBuilder().setZone("internal").setName(name).setType("A")
+          .setTtl(30).setRoutingPolicy(RoutingPolicy.newBuilder().setWrr(WrrPolicy.newBuilder().setItems(List.of(
+              WrrItem.newBuilder().setWeight(1).setRrdatas(List.of("10.4.0.1")).setHealthCheckedTargets(
+                  HealthCheckedTargets.newBuilder().setExternalEndpoints(List.of("10.4.0.1")).build()).build())).build())
+              .setAllUnhealthyBehavior(behavior)
+              .setFallbackRrdatas(behavior == AllUnhealthyBehavior.FALLBACK ? List.of("192.0.2.53") : List.of()).build())
+          .build(), 9);
+    }
+    s.health(EntityKind.EXTERNAL_ENDPOINT, "10.4.0.1", HealthStatus.UNHEALTHY);
     return s;
   }
 
