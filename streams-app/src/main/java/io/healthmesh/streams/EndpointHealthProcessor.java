@@ -107,7 +107,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   }
 
   private void applyProbe(Record<String, byte[]> record, Origin origin) {
-    Header keyProblem = record.headers().lastHeader(ProbeRouter.KEY_PROBLEM);
+    Header keyProblem = record.headers().lastHeader(PartitionRouter.KEY_PROBLEM);
     if (keyProblem != null) {
       deadLetter(DeadLetterReason.INVALID, new String(keyProblem.value(), StandardCharsets.UTF_8), origin, record);
       return;
@@ -482,16 +482,19 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     DeadLetters.forward(context, metrics, dlq, reason, message, origin, record.key(), record.value());
   }
 
-  /** Where the record was read; for a probe moved from another partition, where it was read first. */
+  /**
+   * Where the record was read; for one moved from another partition, where it was read first,
+   * so that a moved backend service is applied as one and a moved probe's dead letter names its
+   * place in {@code probe-results}.
+   */
   private Origin origin(Record<String, byte[]> record) {
     RecordMetadata m = context.recordMetadata().orElseThrow();
-    if (m.topic().endsWith(HealthTopology.PROBES_MOVED_REPARTITION)) {
-      Header first = record.headers().lastHeader(ProbeRouter.ORIGIN);
-      String at = first == null ? "" : new String(first.value(), StandardCharsets.UTF_8);
-      int colon = at.indexOf(':');
-      if (colon > 0) {
-        return new Origin(Topics.PROBE_RESULTS.name(), Integer.parseInt(at.substring(0, colon)),
-            Long.parseLong(at.substring(colon + 1)), record.timestamp());
+    if (m.topic().endsWith(HealthTopology.PROBES_MOVED_REPARTITION)
+        || m.topic().endsWith(HealthTopology.SERVICES_MOVED_REPARTITION)) {
+      Header first = record.headers().lastHeader(PartitionRouter.ORIGIN);
+      String[] at = first == null ? new String[0] : new String(first.value(), StandardCharsets.UTF_8).split(":");
+      if (at.length == 3) {
+        return new Origin(at[0], Integer.parseInt(at[1]), Long.parseLong(at[2]), record.timestamp());
       }
     }
     return new Origin(m.topic(), m.partition(), m.offset(), record.timestamp());

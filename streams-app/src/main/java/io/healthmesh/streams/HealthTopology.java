@@ -40,6 +40,8 @@ public final class HealthTopology {
   static final String RULE_REFS_REPARTITION = "service-forwarding-rules-repartition";
   /** Name (suffix) of the internal topic that moves probe results to their service's partition. */
   static final String PROBES_MOVED_REPARTITION = "probes-moved-repartition";
+  /** Name (suffix) of the internal topic that moves backend services to their name's partition. */
+  static final String SERVICES_MOVED_REPARTITION = "services-moved-repartition";
   private static final Consumed<String, byte[]> RAW = Consumed.with(Serdes.String(), Serdes.ByteArray());
 
   private HealthTopology() {}
@@ -58,15 +60,11 @@ public final class HealthTopology {
     // 1. Probe results and backend services, both keyed (and so partitioned) by backend service;
     //    external endpoints' probes by address, so the record sets that check them are re-keyed so.
     //    Probes that another client's partitioner put elsewhere are moved to their service's partition.
-    KStream<String, byte[]> routed = builder.stream(Topics.PROBE_RESULTS.name(),
-            Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("probe-results"))
-        .process(() -> new ProbeRouter(serdes, metrics, probePartitions), Named.as("probe-partitions"));
-    // The router forwards each record to one of these two by name.
-    KStream<String, byte[]> probes = routed.filter((k, v) -> true, Named.as(ProbeRouter.HERE));
-    KStream<String, byte[]> movedProbes = routed.filter((k, v) -> true, Named.as(ProbeRouter.ELSEWHERE))
-        .repartition(Repartitioned.<String, byte[]>as(PROBES_MOVED_REPARTITION.replace("-repartition", ""))
-            .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray()).withNumberOfPartitions(probePartitions));
-    KStream<String, byte[]> backendServices = builder.stream(Topics.BACKEND_SERVICES.name(), RAW.withName("backend-services"));
+    //    So are backend services that a producer without murmur2 wrote.
+    Routed probes = routed(builder, Topics.PROBE_RESULTS.name(), "probes", PROBES_MOVED_REPARTITION, serdes, metrics,
+        probePartitions);
+    Routed backendServices = routed(builder, Topics.BACKEND_SERVICES.name(), "services", SERVICES_MOVED_REPARTITION,
+        serdes, metrics, probePartitions);
     KStream<String, Out> recordSets = builder.stream(Topics.RESOURCE_RECORD_SETS.name(), RAW.withName("record-sets"))
         .process(() -> new ExternalTargetsProcessor(serdes, metrics), Named.as("external-targets"),
             ExternalTargetsProcessor.RECORD_SET_ADDRESSES);
@@ -84,10 +82,12 @@ public final class HealthTopology {
         .repartition(Repartitioned.<String, byte[]>as(RULE_REFS_REPARTITION.replace("-repartition", ""))
             .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray()).withNumberOfPartitions(probePartitions));
     // Probes join last, so they pass one merge node, not three.
-    KStream<String, Out> perService = backendServices.merge(externalEndpoints, Named.as("services-and-external-endpoints"))
+    KStream<String, Out> perService = backendServices.here()
+        .merge(backendServices.moved(), Named.as("and-moved-services"))
+        .merge(externalEndpoints, Named.as("services-and-external-endpoints"))
         .merge(serviceRules, Named.as("and-load-balancers"))
-        .merge(movedProbes, Named.as("and-moved-probes"))
-        .merge(probes, Named.as("and-probes"))
+        .merge(probes.moved(), Named.as("and-moved-probes"))
+        .merge(probes.here(), Named.as("and-probes"))
         .process(() -> new EndpointHealthProcessor(serdes, settings, metrics), Named.as("endpoint-health"),
             ENDPOINTS, EndpointHealthProcessor.COMMIT_HOOK, EndpointHealthProcessor.SERVICES, EndpointHealthProcessor.PROBE_CLOCK,
             EndpointHealthProcessor.EXTERNAL_REFS, EndpointHealthProcessor.RULES, Publisher.PUBLISHED_TARGETS);
@@ -114,6 +114,27 @@ public final class HealthTopology {
         .merge(recordSets.filter((k, out) -> !(out instanceof Out.ExternalRef)), Named.as("and-record-set-rejections")),
         registry);
     return builder.build();
+  }
+
+  /** A topic's records on the partition their key belongs to, and those moved there. */
+  private record Routed(KStream<String, byte[]> here, KStream<String, byte[]> moved) {}
+
+  /**
+   * Reads {@code topic} and moves each record that another client's partitioner put elsewhere
+   * to its key's partition through an internal topic; the router forwards each record to one of
+   * the two branches by name.
+   */
+  private static Routed routed(StreamsBuilder builder, String topic, String what, String repartition,
+      TopologySerdes serdes, Metrics metrics, int partitions) {
+    String here = what + "-on-their-partition";
+    String elsewhere = what + "-on-another-partition";
+    KStream<String, byte[]> routed = builder.stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
+            .withName(topic))
+        .process(() -> new PartitionRouter(serdes, metrics, partitions, here, elsewhere), Named.as(what + "-partitions"));
+    KStream<String, byte[]> moved = routed.filter((k, v) -> true, Named.as(elsewhere))
+        .repartition(Repartitioned.<String, byte[]>as(repartition.replace("-repartition", ""))
+            .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray()).withNumberOfPartitions(partitions));
+    return new Routed(routed.filter((k, v) -> true, Named.as(here)), moved);
   }
 
   private static KStream<String, byte[]> tagged(StreamsBuilder builder, Topic<String, ?> topic, Kind kind) {

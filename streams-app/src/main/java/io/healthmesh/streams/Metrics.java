@@ -14,6 +14,7 @@ final class Metrics {
   private final Counter stale;
   private final Counter heartbeats;
   private final Counter rerouted;
+  private final Counter configRerouted;
   private final io.micrometer.core.instrument.Timer lag;
   private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> margins =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -26,6 +27,8 @@ final class Metrics {
     this.heartbeats = registry.counter("healthmesh.probes.heartbeats");
     this.rerouted = Counter.builder("healthmesh.probes.rerouted")
         .description("probe results read on another partition than their service's, moved there").register(registry);
+    this.configRerouted = Counter.builder("healthmesh.config.rerouted")
+        .description("backend services written to another partition than their name's, moved there").register(registry);
     this.lag = io.micrometer.core.instrument.Timer.builder("healthmesh.pipeline.lag")
         .description("From the event time of the record that triggered a state to its publication")
         .publishPercentileHistogram().minimumExpectedValue(java.time.Duration.ofMillis(1))
@@ -48,8 +51,8 @@ final class Metrics {
     heartbeats.increment();
   }
 
-  void rerouted() {
-    rerouted.increment();
+  void rerouted(String topic) {
+    (topic.equals(io.healthmesh.schemas.Topics.PROBE_RESULTS.name()) ? rerouted : configRerouted).increment();
   }
 
   /** How long after its triggering event a state was published: the pipeline's lag. */

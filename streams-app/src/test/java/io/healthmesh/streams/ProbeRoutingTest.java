@@ -58,6 +58,17 @@ class ProbeRoutingTest {
   }
 
   @Test
+  void appliesABackendService_whenAnotherPartitionerPutItOnAnotherPartition() {
+    h.service(Harness.service(ELSEWHERE, 1)); // read on partition 0; its name belongs elsewhere
+    h.probeAll(ELSEWHERE, List.of("vm-1"), true, 2, T0);
+
+    assertThat(h.counter("healthmesh.config.rerouted")).isEqualTo(1);
+    assertThat(h.status(EntityKind.BACKEND_SERVICE, ELSEWHERE)).as("its configuration met its probes").isNotNull();
+    assertThat(h.status(EntityKind.ENDPOINT, ELSEWHERE + "/vm-1")).isEqualTo(HealthStatus.HEALTHY);
+    assertThat(h.configDeadLetters).isEmpty();
+  }
+
+  @Test
   void staysOnItsPartition_whenTheKeyBelongsThere() {
     String here = IntStream.range(0, 100).mapToObj(i -> "local-" + i)
         .filter(s -> KeyPartitions.partition(s, PARTITIONS) == 0).findFirst().orElseThrow();
@@ -87,7 +98,7 @@ class ProbeRoutingTest {
     h.drain();
     assertThat(h.probeDeadLetters).singleElement().satisfies(d -> {
       assertThat(d.getReason()).isEqualTo(DeadLetterReason.INVALID);
-      assertThat(d.getMessage()).contains("of type long").contains("key is a string");
+      assertThat(d.getMessage()).contains("of type long").contains("keys here are strings");
     });
   }
 

@@ -62,10 +62,15 @@ class AnyClientProbesIT {
       String kcat = service("kcat", s -> crc32(utf8(s)));
       List<String> services = List.of(plain, avro, kcat);
       try (KafkaProducer<String, BackendService> config = stack.producer(Topics.BACKEND_SERVICES)) {
-        for (String s : services) {
+        for (String s : List.of(plain, avro)) {
           config.send(new ProducerRecord<>(Topics.BACKEND_SERVICES.name(), s, backendService(s))).get();
         }
       }
+      // kcat's service is configured by kcat too: its partitioner puts the configuration elsewhere as well.
+      Path serviceFile = Files.write(dir.resolve("service.bin"), new AvroSerializer<BackendService>(stack.client, false)
+          .serialize(Topics.BACKEND_SERVICES.name(), backendService(kcat)));
+      Commands.run(List.of("kcat", "-P", "-b", stack.kafka.bootstrapServers(), "-t", Topics.BACKEND_SERVICES.name(),
+          "-k", kcat, serviceFile.toString()), 60);
       SimpleMeterRegistry meters = new SimpleMeterRegistry();
       Properties p = new Properties();
       p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, stack.kafka.bootstrapServers());
@@ -111,6 +116,7 @@ class AnyClientProbesIT {
         assertThat(meters.find("healthmesh.dead.letters").counters()).allSatisfy(c -> assertThat(c.count()).isZero());
         assertThat(count(meters, "healthmesh.probes.ignored")).isZero();
         assertThat(count(meters, "healthmesh.probes.rerouted")).isEqualTo(3 * PROBES);
+        assertThat(count(meters, "healthmesh.config.rerouted")).as("kcat's backend service").isEqualTo(1);
       }
     }
   }

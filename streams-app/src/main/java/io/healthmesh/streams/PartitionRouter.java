@@ -7,6 +7,7 @@ import io.healthmesh.schemas.AvroDeserializationException;
 import io.healthmesh.schemas.RegistryException;
 import io.healthmesh.schemas.RegistryUnavailableException;
 import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topics;
 import io.healthmesh.schemas.WireFormat;
 import java.nio.charset.StandardCharsets;
 import org.apache.avro.Schema;
@@ -19,7 +20,8 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
- * Puts every probe result where its service's state lives, whichever client wrote it. Kafka's
+ * Puts every probe result, and every backend service's configuration, where its service's state
+ * lives, whichever client wrote it. Kafka's
  * Java producer partitions a key by murmur2; librdkafka's clients (kcat, Confluent's Python, Go
  * and .NET clients) by CRC32, and Confluent's Avro serializers frame the key first, so their
  * probes land elsewhere. A record already on its partition, as every probe from a Java producer
@@ -27,14 +29,10 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * internal topic, carrying where it was read so that dead letters and transitions still name
  * its place in {@code probe-results}. Keys may be plain UTF-8 or Avro strings in the Confluent
  * wire format; a keyless result goes to its service's partition, a heartbeat (which belongs to
- * the partition it was written to) stays.
+ * the partition it was written to) stays. A configuration record is moved by its key alone.
  */
-final class ProbeRouter implements Processor<byte[], byte[], String, byte[]> {
-  /** Child for records on their own partition. */
-  static final String HERE = "probes-on-their-partition";
-  /** Child for records on their way to their own partition. */
-  static final String ELSEWHERE = "probes-on-another-partition";
-  /** Header of a moved record: {@code partition:offset} where it was read in {@code probe-results}. */
+final class PartitionRouter implements Processor<byte[], byte[], String, byte[]> {
+  /** Header of a moved record: {@code topic:partition:offset} where it was read first. */
   static final String ORIGIN = "healthmesh.origin";
   /** Header of a record whose key could not be read: why; the per-service stage dead-letters it. */
   static final String KEY_PROBLEM = "healthmesh.key.problem";
@@ -42,12 +40,20 @@ final class ProbeRouter implements Processor<byte[], byte[], String, byte[]> {
   private final TopologySerdes serdes;
   private final Metrics metrics;
   private final int partitions;
+  private final String here;
+  private final String elsewhere;
   private ProcessorContext<String, byte[]> context;
 
-  ProbeRouter(TopologySerdes serdes, Metrics metrics, int partitions) {
+  /**
+   * @param here the child (by name) for records already on their partition
+   * @param elsewhere the child for records on their way to it
+   */
+  PartitionRouter(TopologySerdes serdes, Metrics metrics, int partitions, String here, String elsewhere) {
     this.serdes = serdes;
     this.metrics = metrics;
     this.partitions = partitions;
+    this.here = here;
+    this.elsewhere = elsewhere;
   }
 
   @Override
@@ -67,7 +73,7 @@ final class ProbeRouter implements Processor<byte[], byte[], String, byte[]> {
         key = avroString(m.topic(), raw);
       } catch (KeyProblem p) {
         Headers headers = record.headers().add(KEY_PROBLEM, p.getMessage().getBytes(StandardCharsets.UTF_8));
-        context.forward(record.withKey(new String(raw, StandardCharsets.UTF_8)).withHeaders(headers), HERE);
+        context.forward(record.withKey(new String(raw, StandardCharsets.UTF_8)).withHeaders(headers), here);
         return;
       }
     } else {
@@ -77,18 +83,19 @@ final class ProbeRouter implements Processor<byte[], byte[], String, byte[]> {
       key = IpAddress.canonicalOrSame(key); // an IPv6 address, in the spelling its record set's check uses
     }
     if (partitions <= 1 || key != null && KeyPartitions.partition(key, partitions) == m.partition()) {
-      context.forward(record.withKey(key), HERE);
+      context.forward(record.withKey(key), here);
       return;
     }
     // The rare path: a heartbeat, a keyless result, or one that another partitioner placed.
     String owner = ownerKey(m.topic(), key, record.value());
     if (owner == null || KeyPartitions.partition(owner, partitions) == m.partition()) {
-      context.forward(record.withKey(key), HERE);
+      context.forward(record.withKey(key), here);
       return;
     }
-    metrics.rerouted();
-    Headers headers = record.headers().add(ORIGIN, (m.partition() + ":" + m.offset()).getBytes(StandardCharsets.UTF_8));
-    context.forward(record.withKey(owner).withHeaders(headers), ELSEWHERE);
+    metrics.rerouted(m.topic());
+    Headers headers = record.headers().add(ORIGIN,
+        (m.topic() + ":" + m.partition() + ":" + m.offset()).getBytes(StandardCharsets.UTF_8));
+    context.forward(record.withKey(owner).withHeaders(headers), elsewhere);
   }
 
   /**
@@ -97,6 +104,9 @@ final class ProbeRouter implements Processor<byte[], byte[], String, byte[]> {
    * which stays to be dead-lettered where it is.
    */
   private String ownerKey(String topic, String key, byte[] value) {
+    if (!topic.equals(Topics.PROBE_RESULTS.name())) {
+      return key; // configuration: its key says where it belongs
+    }
     ProbeResult probe;
     try {
       probe = serdes.probes.deserialize(topic, value);
@@ -128,7 +138,7 @@ final class ProbeRouter implements Processor<byte[], byte[], String, byte[]> {
     }
     if (schema.getType() != Schema.Type.STRING) {
       throw new KeyProblem("record key has schema id " + id + " of type " + schema.getType().getName()
-          + "; a probe result's key is a string (its backend service, or an external endpoint's address)");
+          + "; keys here are strings (a backend service's name, or an external endpoint's address)");
     }
     try {
       BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(raw, WireFormat.HEADER_SIZE,
