@@ -34,7 +34,11 @@ final class EdgeStatusView {
   record Row(EdgeStatus status, long behindTopics, long behindEdges, boolean silent) {}
 
   static int print(ClusterOptions cluster, boolean json, PrintWriter out) throws Exception {
-    List<Row> rows = rows(latest(new TopicScan(cluster.client(), false), cluster.registry()), Instant.now());
+    SchemaRegistryClient registry = cluster.registry();
+    Map<String, EdgeStatus> latest = new TreeMap<>(new TopicScan(cluster.client(), false).latest(
+        Topics.EDGE_STATUS.name(), Topics.EDGE_STATUS.keySerde(registry).deserializer(),
+        Topics.EDGE_STATUS.valueSerde(registry).deserializer(), w -> System.err.println("warning: " + w)));
+    List<Row> rows = rows(latest, Instant.now());
     boolean same = rows.stream().filter(r -> r.status().getReady() && !r.silent()).allMatch(r -> r.behindEdges() == 0);
     if (json) {
       ArrayNode list = JSON.createArrayNode();
@@ -71,22 +75,6 @@ final class EdgeStatusView {
         : "edges serve different states: BEHIND EDGES counts the records an edge lacks against the most advanced one");
     out.flush();
     return 0;
-  }
-
-  /** The latest report of every edge. */
-  static Map<String, EdgeStatus> latest(TopicScan scan, SchemaRegistryClient registry) {
-    Map<String, EdgeStatus> latest = new TreeMap<>();
-    scan.read(Topics.EDGE_STATUS.name(), Topics.EDGE_STATUS.keySerde(registry).deserializer(),
-        Topics.EDGE_STATUS.valueSerde(registry).deserializer(), null, r -> {
-          if (r.key() != null) {
-            if (r.value() == null) {
-              latest.remove(r.key());
-            } else {
-              latest.put(r.key(), r.value());
-            }
-          }
-        });
-    return latest;
   }
 
   /** Each edge beside the topics' ends and beside the most advanced reporting edge. */

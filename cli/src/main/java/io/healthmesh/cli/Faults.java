@@ -1,5 +1,6 @@
 package io.healthmesh.cli;
 
+import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.internal.DemoFaults;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topic;
@@ -23,10 +24,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * The demo's failed endpoints, kept in a compacted topic of the demo's own Kafka, so that
@@ -179,27 +178,9 @@ final class Faults implements AutoCloseable {
   }
 
   private static Set<String> latest(Map<String, Object> client, SchemaRegistryClient registry) {
-    Deserializer<DemoFaults> values = TOPIC.valueSerde(registry).deserializer();
-    TopicPartition tp = new TopicPartition(TOPIC.name(), 0);
-    Set<String> latest = new TreeSet<>();
-    try (KafkaConsumer<String, DemoFaults> c = new KafkaConsumer<>(client, TOPIC.keySerde(registry).deserializer(),
-        values)) {
-      c.assign(List.of(tp));
-      c.seekToBeginning(List.of(tp));
-      long end = c.endOffsets(List.of(tp)).get(tp);
-      long deadline = System.nanoTime() + WAIT.toNanos();
-      while (c.position(tp) < end && System.nanoTime() < deadline) {
-        for (ConsumerRecord<String, DemoFaults> r : c.poll(Duration.ofMillis(200))) {
-          if (KEY.equals(r.key())) {
-            latest.clear();
-            if (r.value() != null) {
-              latest.addAll(r.value().getTargets());
-            }
-          }
-        }
-      }
-    }
-    return latest;
+    DemoFaults latest = new TopicScan(client, false).latest(TOPIC.name(), TOPIC.keySerde(registry).deserializer(),
+        TOPIC.valueSerde(registry).deserializer(), w -> { }).get(KEY);
+    return latest == null ? new TreeSet<>() : new TreeSet<>(latest.getTargets());
   }
 
   @Override

@@ -24,7 +24,6 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -77,7 +76,9 @@ final class StatusCommand implements Callable<Integer> {
     EntityKind only = kind == null ? null : kind(kind);
     Pattern names = name == null ? null : Pattern.compile(Pattern.quote(name).replace("*", "\\E.*\\Q"));
     SchemaRegistryClient registry = cluster.registry();
-    Map<EntityKey, HealthState> current = current(new TopicScan(cluster.client(), false), registry);
+    Map<EntityKey, HealthState> current = new TopicScan(cluster.client(), false).latest(Topics.HEALTH_STATE.name(),
+        Topics.HEALTH_STATE.keySerde(registry).deserializer(), Topics.HEALTH_STATE.valueSerde(registry).deserializer(),
+        w -> spec.commandLine().getErr().println("warning: " + w));
     List<String> warnings = new ArrayList<>();
     Thresholds thresholds = new Thresholds(new ConfigTopics(cluster.client(), registry).read(warnings));
     warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
@@ -121,26 +122,6 @@ final class StatusCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
-  }
-
-  /** The latest state of every entity; a tombstone removes it. */
-  static Map<EntityKey, HealthState> current(TopicScan scan, SchemaRegistryClient registry) {
-    Map<EntityKey, HealthState> current = new HashMap<>();
-    long skipped = scan.read(Topics.HEALTH_STATE.name(), Topics.HEALTH_STATE.keySerde(registry).deserializer(),
-        Topics.HEALTH_STATE.valueSerde(registry).deserializer(), null, r -> {
-          if (r.key() == null) {
-            return;
-          }
-          if (r.value() == null) {
-            current.remove(r.key());
-          } else {
-            current.put(r.key(), r.value());
-          }
-        });
-    if (skipped > 0) {
-      System.err.println("warning: " + skipped + " health-state record(s) could not be read and are left out");
-    }
-    return current;
   }
 
   private EntityKind kind(String text) {

@@ -7,9 +7,7 @@ import io.healthmesh.config.BackendType;
 import io.healthmesh.config.Endpoint;
 import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.config.LoadBalancingScheme;
-import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
-import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthStatus;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.schemas.AvroSerializer;
@@ -155,17 +153,14 @@ class AnyClientProbesIT {
 
   private static void awaitStates(Stack stack, List<String> services, EntityKind kind, HealthStatus status) {
     Map<String, HealthStatus> latest = new HashMap<>();
-    var keys = Topics.HEALTH_STATE.keySerde(stack.client).deserializer();
-    var values = Topics.HEALTH_STATE.valueSerde(stack.client).deserializer();
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (System.nanoTime() < deadline) {
-      for (ConsumerRecord<byte[], byte[]> r : stack.readNow(Topics.HEALTH_STATE.name())) {
-        EntityKey key = keys.deserialize(r.topic(), r.key());
-        HealthState value = values.deserialize(r.topic(), r.value());
-        if (key.getKind() == kind && value != null) {
+      latest.clear();
+      Stack.healthStates(stack.kafka.bootstrapServers(), stack.client).forEach((key, value) -> {
+        if (key.getKind() == kind) {
           latest.put(key.getName(), value.getStatus());
         }
-      }
+      });
       boolean all = services.stream().allMatch(s -> {
         HealthStatus st = latest.get(kind == EntityKind.ENDPOINT ? s + "/vm-1" : s);
         return st != null && (status == null || st == status);

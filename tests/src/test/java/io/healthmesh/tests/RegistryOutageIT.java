@@ -288,19 +288,7 @@ class RegistryOutageIT {
   }
 
   private static Map<EntityKey, HealthState> states(EmbeddedKafka kafka, SchemaRegistryClient registry) {
-    var keys = Topics.HEALTH_STATE.keySerde(registry).deserializer();
-    var values = Topics.HEALTH_STATE.valueSerde(registry).deserializer();
-    Map<EntityKey, HealthState> latest = new HashMap<>();
-    for (ConsumerRecord<byte[], byte[]> r : readNow(kafka, Topics.HEALTH_STATE.name())) {
-      EntityKey key = keys.deserialize(r.topic(), r.key());
-      HealthState value = values.deserialize(r.topic(), r.value());
-      if (value == null) {
-        latest.remove(key);
-      } else {
-        latest.put(key, value);
-      }
-    }
-    return latest;
+    return Stack.healthStates(kafka.bootstrapServers(), registry);
   }
 
   private static List<ConsumerRecord<byte[], byte[]>> readNow(EmbeddedKafka kafka, String topic) {

@@ -1,11 +1,14 @@
 package io.healthmesh.tests;
 
+import io.healthmesh.events.EntityKey;
+import io.healthmesh.events.HealthState;
 import io.healthmesh.kafka.embedded.EmbeddedKafka;
 import io.healthmesh.registry.RegistrySettings;
 import io.healthmesh.registry.SchemaRegistry;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topic;
+import io.healthmesh.schemas.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,6 +98,23 @@ final class Stack implements AutoCloseable {
       }
     }
     return records;
+  }
+
+  /** The current state of every entity in {@code health-state}; a tombstone removes one. */
+  static Map<EntityKey, HealthState> healthStates(String bootstrapServers, SchemaRegistryClient registry) {
+    var keys = Topics.HEALTH_STATE.keySerde(registry).deserializer();
+    var values = Topics.HEALTH_STATE.valueSerde(registry).deserializer();
+    Map<EntityKey, HealthState> latest = new java.util.HashMap<>();
+    for (ConsumerRecord<byte[], byte[]> r : readNow(bootstrapServers, Topics.HEALTH_STATE.name())) {
+      EntityKey key = keys.deserialize(r.topic(), r.key());
+      HealthState value = values.deserialize(r.topic(), r.value());
+      if (value == null) {
+        latest.remove(key);
+      } else {
+        latest.put(key, value);
+      }
+    }
+    return latest;
   }
 
   List<ConsumerRecord<byte[], byte[]>> readRaw(String topic, int count) {

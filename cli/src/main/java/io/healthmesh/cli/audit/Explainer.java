@@ -113,21 +113,9 @@ public final class Explainer {
     return outcomes;
   }
 
-  private List<BucketAt> buckets(Plan planned, Instant at) {
-    Plan plan = planned.routed();
-    List<Bucket> buckets = new ArrayList<>();
-    if (plan instanceof Plan.Wrr wrr) {
-      buckets.addAll(wrr.items());
-    } else if (plan instanceof Plan.Geo geo) {
-      buckets.addAll(geo.items());
-    } else if (plan instanceof Plan.Failover fo) {
-      buckets.add(fo.primary());
-      buckets.addAll(fo.backup().items());
-    } else {
-      return List.of();
-    }
+  private List<BucketAt> buckets(Plan plan, Instant at) {
     List<BucketAt> result = new ArrayList<>();
-    for (Bucket b : buckets) {
+    for (Bucket b : plan.buckets()) {
       List<AddressAt> addresses = new ArrayList<>();
       for (Address a : b.addresses()) {
         addresses.add(new AddressAt(a.rrdata(), a.checked(), a.checked() ? a.status() : null,

@@ -53,6 +53,29 @@ public final class TopicScan {
     return skipped[0];
   }
 
+  /**
+   * What a compacted topic says now: the latest value of every key, a tombstone removing it;
+   * records that cannot be read are left out and counted on {@code warnings}.
+   */
+  public <K, V> Map<K, V> latest(String topic, Deserializer<K> keys, Deserializer<V> values,
+      Consumer<String> warnings) {
+    Map<K, V> latest = new HashMap<>();
+    long skipped = read(topic, keys, values, null, r -> {
+      if (r.key() == null) {
+        return;
+      }
+      if (r.value() == null) {
+        latest.remove(r.key());
+      } else {
+        latest.put(r.key(), r.value());
+      }
+    });
+    if (skipped > 0) {
+      warnings.accept(skipped + " record(s) of " + topic + " could not be read and are left out");
+    }
+    return latest;
+  }
+
   /** Every record of the topics as bytes, one partition after another in offset order, in one consumer. */
   public void readAll(Collection<String> topics, Instant from, Consumer<ConsumerRecord<byte[], byte[]>> each) {
     Map<String, Object> props = new HashMap<>(client);

@@ -10,6 +10,24 @@ public sealed interface Plan {
     return this;
   }
 
+  /** Every bucket the plan can choose, primary before backup; none for static records. */
+  default List<Bucket> buckets() {
+    Plan plan = routed();
+    if (plan instanceof Wrr w) {
+      return w.items();
+    }
+    if (plan instanceof Geo g) {
+      return g.items();
+    }
+    if (plan instanceof Failover f) {
+      List<Bucket> all = new java.util.ArrayList<>();
+      all.add(f.primary());
+      all.addAll(f.backup().items());
+      return all;
+    }
+    return List.of();
+  }
+
   /** No routing policy: always the same records. */
   record Static(List<String> rrdatas) implements Plan {}
 

@@ -40,7 +40,7 @@ public final class RoutingEngine {
     // A fence answers its region's failed addresses while other regions may be up; only when
     // every item is down is it the fail-open that this record set refuses.
     boolean failedOpen = d.reason() == DecisionReason.FAIL_OPEN
-        || d.reason() == DecisionReason.FENCE && noneEligible(plan.plan());
+        || d.reason() == DecisionReason.FENCE && plan.buckets().stream().noneMatch(Bucket::eligible);
     if (!failedOpen) {
       return d;
     }
@@ -124,19 +124,6 @@ public final class RoutingEngine {
       return chosen(plan.primary(), DecisionReason.PRIMARY, random); // R-FO-1
     }
     return failOpen(plan.primary(), plan.primary().label(), random); // R-FO-5
-  }
-
-  private static boolean noneEligible(Plan plan) {
-    List<Bucket> all = new ArrayList<>();
-    if (plan instanceof Plan.Geo g) {
-      all.addAll(g.items());
-    } else if (plan instanceof Plan.Failover f) {
-      all.add(f.primary());
-      all.addAll(f.backup().items());
-    } else if (plan instanceof Plan.Wrr w) {
-      all.addAll(w.items());
-    }
-    return all.stream().noneMatch(Bucket::eligible);
   }
 
   private List<Bucket> byDistance(List<Bucket> items, String sourceRegion) {

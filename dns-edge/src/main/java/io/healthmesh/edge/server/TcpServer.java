@@ -1,6 +1,7 @@
 package io.healthmesh.edge.server;
 
 import java.io.BufferedInputStream;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -169,7 +170,7 @@ final class TcpServer implements AutoCloseable {
     c.close();
   }
 
-  private static void quietClose(Socket socket) {
+  private static void quietClose(Closeable socket) {
     try {
       socket.close();
     } catch (IOException e) {
@@ -189,14 +190,6 @@ final class TcpServer implements AutoCloseable {
     reaper.shutdownNow();
     connections.shutdownNow();
     open.forEach(Connection::close);
-  }
-
-  private static void quietClose(ServerSocket socket) {
-    try {
-      socket.close();
-    } catch (IOException e) {
-      LOG.debug("closing", e);
-    }
   }
 
   /** One open connection and what it is doing, for the reaper and for eviction. */

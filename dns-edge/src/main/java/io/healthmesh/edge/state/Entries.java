@@ -73,16 +73,10 @@ final class Entries {
   private static void collect(Plan plan, List<String> all) {
     if (plan instanceof Plan.Static s) {
       all.addAll(s.rrdatas());
-    } else if (plan instanceof Plan.Wrr w) {
-      w.items().forEach(b -> b.addresses().forEach(a -> all.add(a.rrdata())));
-    } else if (plan instanceof Plan.Geo g) {
-      g.items().forEach(b -> b.addresses().forEach(a -> all.add(a.rrdata())));
-    } else if (plan instanceof Plan.FailClosed c) {
-      collect(c.plan(), all);
+    }
+    plan.buckets().forEach(b -> b.addresses().forEach(a -> all.add(a.rrdata())));
+    if (plan instanceof Plan.FailClosed c) {
       all.addAll(c.fallback());
-    } else if (plan instanceof Plan.Failover f) {
-      f.primary().addresses().forEach(a -> all.add(a.rrdata()));
-      collect(f.backup(), all);
     }
   }
 }
