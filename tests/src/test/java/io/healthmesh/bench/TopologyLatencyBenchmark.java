@@ -20,6 +20,7 @@ import io.healthmesh.streams.HealthStreamsApp;
 import io.healthmesh.streams.StreamsSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -56,15 +57,20 @@ public final class TopologyLatencyBenchmark {
   private static final int SERVICES = Integer.getInteger("bench.latency.services", 100_000);
   private static final int PER_SERVICE = 10;
   private static final int FLIPS = Integer.getInteger("bench.flips", 100);
-  private static final int BACKGROUND_RATE = Integer.getInteger("bench.background.rate", 20_000);
+  private static final int BACKGROUND_RATE = Integer.getInteger("bench.background.rate", 5_000);
   private static final int PARTITIONS = Integer.getInteger("bench.partitions", 4);
+  /** The topology in its own JVM (the default, as it is deployed) or in the benchmark's, beside the broker. */
+  private static final boolean OWN_PROCESS = !Boolean.getBoolean("bench.topology.in.process");
+  /** JVM flags of the topology's process: none, as {@code healthctl topology} starts it. */
+  private static final String TOPOLOGY_JVM = System.getProperty("bench.topology.jvm", "");
 
   private TopologyLatencyBenchmark() {}
 
   public static void main(String[] args) throws Exception {
     int endpoints = SERVICES * PER_SERVICE;
-    System.out.printf("%ntopology latency: %,d endpoints in %,d backend services, %d partitions, background %,d probes/s%n",
-        endpoints, SERVICES, PARTITIONS, BACKGROUND_RATE);
+    System.out.printf("%ntopology latency: %,d endpoints in %,d backend services, %d partitions, background %,d probes/s,"
+        + " topology %s%n", endpoints, SERVICES, PARTITIONS, BACKGROUND_RATE,
+        OWN_PROCESS ? "in its own JVM [" + TOPOLOGY_JVM + "]" : "in the broker's JVM");
     try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(PARTITIONS).start();
         SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()))) {
       SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
@@ -73,13 +79,18 @@ public final class TopologyLatencyBenchmark {
       p.setProperty(StreamsSettings.APPLICATION_ID, "bench-topology-latency");
       p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
       p.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registry.url());
-      p.setProperty(StreamsSettings.STATE_DIR, Files.createTempDirectory("bench-topology-latency").toString());
+      Path dir = Files.createTempDirectory("bench-topology-latency");
+      p.setProperty(StreamsSettings.STATE_DIR, dir.resolve("state").toString());
       p.setProperty(StreamsSettings.COMMIT_INTERVAL_MS, System.getProperty("bench.commit.ms", "100"));
-      System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("bench.streams."))
-          .forEach(k -> p.setProperty(k.substring("bench.".length()), System.getProperty(k)));
+      for (String setting : System.getProperty("bench.streams", "").trim().split("\\s+")) {
+        if (!setting.isEmpty()) {
+          p.setProperty(setting.substring(0, setting.indexOf('=')), setting.substring(setting.indexOf('=') + 1));
+        }
+      }
       SimpleMeterRegistry meters = new SimpleMeterRegistry();
-      try (HealthStreamsApp topology = HealthStreamsApp.start(StreamsSettings.from(p), client, meters,
-              Duration.ofMinutes(2));
+      TopologyProcess process = OWN_PROCESS ? TopologyProcess.start(p, TOPOLOGY_JVM, dir) : null;
+      try (AutoCloseable topology = OWN_PROCESS ? process
+              : HealthStreamsApp.start(StreamsSettings.from(p), client, meters, Duration.ofMinutes(2));
           KafkaProducer<String, ProbeResult> probes = new KafkaProducer<>(Map.of(
               ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.LINGER_MS_CONFIG, 5,
               ProducerConfig.BATCH_SIZE_CONFIG, 262_144),
@@ -113,7 +124,8 @@ public final class TopologyLatencyBenchmark {
         List<Long> serviceMillis = new ArrayList<>();
         long sent0 = sent.get();
         long flips0 = System.nanoTime();
-        long cpu0 = ProcessStats.cpuNanos();
+        long cpu0 = OWN_PROCESS ? process.cpuNanos() : ProcessStats.cpuNanos();
+        double uptime0 = OWN_PROCESS ? process.uptimeSeconds() : 0;
         Map<String, Long> threads0 = ProcessStats.threadCpu();
         for (int i = 0; i < FLIPS; i++) {
           int s = random.nextInt(SERVICES);
@@ -136,8 +148,14 @@ public final class TopologyLatencyBenchmark {
         }
         double seconds = (System.nanoTime() - flips0) / 1e9;
         double rate = (sent.get() - sent0) / seconds;
-        System.out.printf("during the flips: process CPU %.0f %% of a core; busiest threads: %s%n",
-            100 * (ProcessStats.cpuNanos() - cpu0) / 1e9 / seconds, ProcessStats.topThreads(threads0, ProcessStats.threadCpu(), 6));
+        if (OWN_PROCESS) {
+          System.out.printf("during the flips: topology process CPU %.0f %% of a core, %s; benchmark JVM's busiest threads: %s%n",
+              100 * (process.cpuNanos() - cpu0) / 1e9 / seconds, process.pauses(uptime0, process.uptimeSeconds()),
+              ProcessStats.topThreads(threads0, ProcessStats.threadCpu(), 4));
+        } else {
+          System.out.printf("during the flips: process CPU %.0f %% of a core; busiest threads: %s%n",
+              100 * (ProcessStats.cpuNanos() - cpu0) / 1e9 / seconds, ProcessStats.topThreads(threads0, ProcessStats.threadCpu(), 6));
+        }
         running.set(false);
         background.join();
         report("endpoint (per-service stage)", endpointMillis);
@@ -149,8 +167,8 @@ public final class TopologyLatencyBenchmark {
           meters.getMeters().stream().filter(m -> m.getId().getName().startsWith("kafka.stream.thread"))
               .forEach(m -> System.out.println(m.getId().getName() + " " + m.measure()));
         }
-        System.out.printf("background during the flips: %,.0f probe results/s; peak RSS %,d MB%n", rate,
-            ProcessStats.peakRssBytes() >> 20);
+        System.out.printf("background during the flips: %,.0f probe results/s; peak RSS %,d MB%s%n", rate,
+            ProcessStats.peakRssBytes() >> 20, OWN_PROCESS ? " (benchmark JVM), " + (process.peakRssBytes() >> 20) + " MB (topology)" : "");
       }
     }
   }

@@ -1,0 +1,109 @@
+package io.healthmesh.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The topology in its own JVM, as {@code healthctl topology} runs it, so that its latency, CPU,
+ * memory and garbage collection are its own and not the broker's in the benchmark's JVM.
+ */
+final class TopologyProcess implements AutoCloseable {
+  private static final Pattern PAUSE = Pattern.compile("\\[([0-9.]+)s\\].*Pause.* ([0-9.]+)ms$");
+
+  private final Process process;
+  private final Path gcLog;
+
+  private TopologyProcess(Process process, Path gcLog) {
+    this.process = process;
+    this.gcLog = gcLog;
+  }
+
+  /** Starts {@code StreamsMain} with these settings and returns once it says it runs. */
+  static TopologyProcess start(Properties settings, String jvmFlags, Path dir) throws IOException {
+    Path gcLog = dir.resolve("gc.log");
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    Arrays.stream(jvmFlags.trim().split("\\s+")).filter(flag -> !flag.isEmpty()).forEach(command::add);
+    command.addAll(List.of("-Xlog:gc:file=" + gcLog + ":uptime", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+        "-cp", System.getProperty("java.class.path"), "io.healthmesh.streams.StreamsMain", "metrics.port=0"));
+    settings.stringPropertyNames().forEach(k -> command.add(k + "=" + settings.getProperty(k)));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    List<String> head = new ArrayList<>();
+    for (String line; (line = out.readLine()) != null; ) {
+      head.add(line);
+      if (line.contains("running against")) {
+        Thread copier = new Thread(() -> copy(out, dir.resolve("topology.log")), "topology-log");
+        copier.setDaemon(true);
+        copier.start();
+        return new TopologyProcess(process, gcLog);
+      }
+    }
+    throw new IllegalStateException("the topology exited before it ran:\n" + String.join("\n", head));
+  }
+
+  private static void copy(BufferedReader out, Path log) {
+    try (PrintWriter file = new PrintWriter(Files.newBufferedWriter(log))) {
+      for (String line; (line = out.readLine()) != null; ) {
+        file.println(line);
+        file.flush();
+      }
+    } catch (IOException e) {
+      // the process ended
+    }
+  }
+
+  long cpuNanos() {
+    return EdgeBenchmark.ticksOf(process.pid()) * 10_000_000L; // USER_HZ is 100 on Linux
+  }
+
+  long peakRssBytes() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+      if (line.startsWith("VmHWM:")) {
+        return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+      }
+    }
+    return -1;
+  }
+
+  /** Seconds since the JVM started, as its GC log counts them. */
+  double uptimeSeconds() {
+    return process.info().startInstant().map(s -> (System.currentTimeMillis() - s.toEpochMilli()) / 1e3).orElse(0.0);
+  }
+
+  /** Count, sum and longest of the collector's pauses logged in [from, to] seconds of uptime. */
+  String pauses(double from, double to) throws IOException {
+    int count = 0;
+    double sum = 0;
+    double max = 0;
+    for (String line : Files.readAllLines(gcLog)) {
+      Matcher m = PAUSE.matcher(line);
+      if (m.find()) {
+        double at = Double.parseDouble(m.group(1));
+        double ms = Double.parseDouble(m.group(2));
+        if (at >= from && at <= to) {
+          count++;
+          sum += ms;
+          max = Math.max(max, ms);
+        }
+      }
+    }
+    return String.format("%d GC pauses, %.0f ms in all, longest %.1f ms", count, sum, max);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    process.waitFor();
+  }
+}
