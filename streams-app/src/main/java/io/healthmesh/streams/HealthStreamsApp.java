@@ -4,6 +4,7 @@ import io.healthmesh.schemas.RegistryUnavailableException;
 import io.healthmesh.schemas.RetryingRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Duration;
@@ -24,7 +25,6 @@ import org.slf4j.LoggerFactory;
 /** The running topology: checks its inputs, starts Kafka Streams, and stops it. */
 public final class HealthStreamsApp implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HealthStreamsApp.class);
-  private static final Duration REGISTRY_WAIT = Duration.ofSeconds(5);
   private static final Duration REGISTRY_PAUSE = Duration.ofSeconds(1);
   private final KafkaStreams streams;
 
@@ -35,12 +35,26 @@ public final class HealthStreamsApp implements AutoCloseable {
   /** Starts the topology; returns once it is RUNNING. */
   public static HealthStreamsApp start(StreamsSettings settings, SchemaRegistryClient registry, MeterRegistry meters,
       Duration timeout) {
-    int partitions = checkCoPartitioned(settings);
+    BrokerLimits broker;
+    int partitions;
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
+      partitions = checkCoPartitioned(admin, settings);
+      broker = BrokerLimits.read(admin);
+    }
+    FailureDetection detection = settings.failureDetection(broker);
+    detection.adjustments().forEach(a -> LOG.warn("{}", a));
+    LOG.info("a killed instance's tasks are served by another within about {} ms: session {} ms, transaction timeout {} ms,"
+        + " brokers abort timed-out transactions every {} ms", detection.takeoverBound().toMillis(),
+        detection.session().toMillis(), detection.transactionTimeout().toMillis(), broker.abortCheckInterval().toMillis());
+    Gauge.builder("healthmesh.topology.takeover.bound", detection, d -> d.takeoverBound().toMillis() / 1e3)
+        .description("Longest a killed instance's tasks wait before another instance's results are visible"
+            + " (session timeout, or transaction timeout plus the brokers' abort check), not counting restore")
+        .baseUnit("seconds").register(meters);
     // A record whose schema is not cached waits here while the registry is away, never becomes
-    // a dead letter; the wait stays well under the transaction timeout (10 s under exactly-once).
-    SchemaRegistryClient retrying = new RetryingRegistryClient(registry, REGISTRY_WAIT).bindTo(meters);
+    // a dead letter; the wait stays well under the transaction timeout.
+    SchemaRegistryClient retrying = new RetryingRegistryClient(registry, detection.registryWait()).bindTo(meters);
     KafkaStreams streams = new KafkaStreams(HealthTopology.build(settings, retrying, meters, partitions),
-        settings.streamsProperties());
+        settings.streamsProperties(broker));
     streams.setUncaughtExceptionHandler(HealthStreamsApp::replaceThread);
     new KafkaStreamsMetrics(streams).bindTo(meters);
     EntityCounts.register(streams, meters);
@@ -110,8 +124,8 @@ public final class HealthStreamsApp implements AutoCloseable {
    * The per-service stage keeps an endpoint's state and its service's configuration in one task,
    * which only holds when both topics have the same number of partitions.
    */
-  static int checkCoPartitioned(StreamsSettings settings) {
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
+  static int checkCoPartitioned(Admin admin, StreamsSettings settings) {
+    try {
       List<String> names = List.of(Topics.PROBE_RESULTS.name(), Topics.BACKEND_SERVICES.name());
       Map<String, TopicDescription> topics = admin.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS);
       int probes = topics.get(names.get(0)).partitions().size();

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Properties;
 import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.settings.SettingsReader;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -17,7 +16,7 @@ import org.apache.kafka.streams.StreamsConfig;
 public record StreamsSettings(String applicationId, String bootstrapServers, String schemaRegistryUrl,
     String processingGuarantee, int standbyReplicas, int streamThreads, Duration commitInterval, String stateDir,
     Duration maxClockSkew, Duration staleCheckInterval, Duration changeCommitDelay, Duration changeCommitMaxLag,
-    Map<String, String> streamsOverrides,
+    Duration failureDetection, Map<String, String> streamsOverrides,
     MetricsSettings metrics, boolean inMemoryStores) {
 
   public static final String APPLICATION_ID = "application.id";
@@ -34,6 +33,8 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
   public static final String CHANGE_COMMIT_MS = "healthmesh.change.commit.ms";
   /** How far behind the input a task may be and still commit promptly after a change. */
   public static final String CHANGE_COMMIT_MAX_LAG_MS = "healthmesh.change.commit.max.lag.ms";
+  /** How long a silent instance keeps its tasks: its session and its transaction timeout (FailureDetection). */
+  public static final String FAILURE_DETECTION_MS = "healthmesh.failure.detection.ms";
   /** State in memory without changelogs: for offline replays (healthctl audit replay), never a deployment. */
   public static final String IN_MEMORY_STORES = "healthmesh.stores.in.memory";
   /** Any other Kafka Streams or client property, passed through with this prefix removed. */
@@ -60,6 +61,7 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     int staleMs = read.integer(STALE_CHECK_INTERVAL_MS, 1_000, 10, 3_600_000);
     int changeCommitMs = read.integer(CHANGE_COMMIT_MS, 10, 0, 600_000);
     int changeCommitLagMs = read.integer(CHANGE_COMMIT_MAX_LAG_MS, 200, 0, 3_600_000);
+    int failureMs = read.integer(FAILURE_DETECTION_MS, 3_000, 1_000, 1_800_000);
     Map<String, String> overrides = new HashMap<>();
     p.stringPropertyNames().stream().filter(k -> k.startsWith(STREAMS_PREFIX))
         .forEach(k -> overrides.put(k.substring(STREAMS_PREFIX.length()), p.getProperty(k)));
@@ -67,12 +69,21 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     boolean inMemory = read.bool(IN_MEMORY_STORES, false);
     read.check("streams-app");
     return new StreamsSettings(appId, bootstrap, registry, guarantee, standby, threads, Duration.ofMillis(commitMs),
-        stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), Duration.ofMillis(changeCommitMs), Duration.ofMillis(changeCommitLagMs), overrides,
+        stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), Duration.ofMillis(changeCommitMs), Duration.ofMillis(changeCommitLagMs), Duration.ofMillis(failureMs), overrides,
         metrics, inMemory);
   }
 
-  /** Properties for {@code KafkaStreams}. */
+  /** Properties for {@code KafkaStreams} against brokers with Kafka's default limits (test drivers, replays). */
   public Properties streamsProperties() {
+    return streamsProperties(BrokerLimits.KAFKA_DEFAULTS);
+  }
+
+  FailureDetection failureDetection(BrokerLimits broker) {
+    return FailureDetection.of(failureDetection, commitInterval, streamsOverrides, broker);
+  }
+
+  /** Properties for {@code KafkaStreams}, with timeouts the brokers accept. */
+  Properties streamsProperties(BrokerLimits broker) {
     Properties p = new Properties();
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -90,13 +101,11 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     // to poll.ms (100) for records before it looks at the clock again.
     long changeMs = changeCommitDelay.toMillis();
     p.put(StreamsConfig.POLL_MS_CONFIG, changeMs == 0 ? 100L : Math.max(1L, Math.min(100L, changeMs)));
-    // Takeover. A crashed instance keeps its tasks until its session expires: 10 s instead of the
-    // consumer's 45 (a broker allows 6 at least), with a heartbeat every 2 s, long enough that a GC
-    // pause of a large heap does not look like a crash. A new instance first warms up copies of
-    // the tasks it will get and takes them at the next probing rebalance: every minute (the least
-    // Kafka Streams allows) instead of every ten.
-    p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
-    p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 2_000);
+    // Takeover. A crashed instance keeps its tasks until its session expires and holds readers
+    // back until its open transaction is aborted (FailureDetection). A new instance first warms up
+    // copies of the tasks it will get and takes them at the next probing rebalance: every minute
+    // (the least Kafka Streams allows) instead of every ten.
+    failureDetection(broker).applyTo(p);
     p.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG, 60_000L);
     p.putAll(streamsOverrides);
     return p;

@@ -86,6 +86,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     private int partitions = 3;
     private boolean createTopics = true;
     private Duration startTimeout = Duration.ofSeconds(60);
+    private final Properties extra = new Properties();
 
     /** Where logs and metadata live; kept on close. Default: a temporary directory, deleted on close. */
     public Builder dataDir(Path dataDir) {
@@ -108,6 +109,12 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** Whether to create healthmesh's topics at start (default true). */
     public Builder createTopics(boolean createTopics) {
       this.createTopics = createTopics;
+      return this;
+    }
+
+    /** A broker setting beyond this class's own, e.g. what a deployment tunes for fast takeover. */
+    public Builder brokerProperty(String key, String value) {
+      extra.setProperty(key, value);
       return this;
     }
 
@@ -169,6 +176,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       p.setProperty("default.replication.factor", "1");
       // Topics are created on purpose (TopicCreator, Streams' admin), never by a typo.
       p.setProperty("auto.create.topics.enable", "false");
+      p.putAll(extra);
       return p;
     }
 
