@@ -78,8 +78,10 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
   @Override
   public void init(ProcessorContext<String, Out> context) {
     this.context = context;
-    this.endpoints = new EndpointTable(context, ENDPOINTS);
-    context.<CommitHook>getStateStore(COMMIT_HOOK).beforeCommit(endpoints::flush);
+    this.endpoints = new EndpointTable(context, ENDPOINTS, settings.endpointWrites());
+    if (settings.endpointWrites() == EndpointWrites.AT_COMMIT) {
+      context.<CommitHook>getStateStore(COMMIT_HOOK).beforeCommit(endpoints::flush);
+    }
     this.services = new MirroredStore<>(context, SERVICES);
     this.externalRefs = new MirroredStore<>(context, EXTERNAL_REFS);
     this.rules = new MirroredStore<>(context, RULES);

@@ -43,6 +43,8 @@ final class EndpointTable {
   }
 
   private final KeyValueStore<String, Group> store;
+  /** Every change written at once (through the store's cache) instead of at the next commit. */
+  private final boolean writeThrough;
   /** By service, then endpoint id; external endpoints under service "". Two small lookups beat one in a map of every endpoint. */
   private final Map<String, Map<String, EndpointState>> states = new HashMap<>();
   private final TreeMap<String, Group> groups = new TreeMap<>();
@@ -55,8 +57,9 @@ final class EndpointTable {
    */
   private final TreeMap<Long, List<EndpointState>> expiries = new TreeMap<>();
 
-  EndpointTable(ProcessorContext<?, ?> context, String storeName) {
+  EndpointTable(ProcessorContext<?, ?> context, String storeName, EndpointWrites writes) {
     this.store = context.getStateStore(storeName);
+    this.writeThrough = writes == EndpointWrites.THROUGH_CACHE;
     try (KeyValueIterator<String, Group> it = store.all()) {
       while (it.hasNext()) {
         KeyValue<String, Group> kv = it.next();
@@ -84,11 +87,14 @@ final class EndpointTable {
     return s;
   }
 
-  /** Notes a change to {@code s}: its group is stored at the next commit ({@link #flush}). */
+  /** Notes a change to {@code s}: its group is stored at the next commit ({@link #flush}), or now when written through. */
   void save(EndpointState s) {
     s.encoded = null;
     dirty(s.group);
     schedule(s);
+    if (writeThrough) {
+      flush();
+    }
   }
 
   /**
@@ -122,6 +128,9 @@ final class EndpointTable {
     group.members.remove(s);
     s.group = null;
     write(group);
+    if (writeThrough) {
+      flush();
+    }
     return s;
   }
 
@@ -140,6 +149,9 @@ final class EndpointTable {
           write(next);
         }
       }
+    }
+    if (writeThrough) {
+      flush();
     }
   }
 

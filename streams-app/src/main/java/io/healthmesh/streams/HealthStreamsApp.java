@@ -50,6 +50,9 @@ public final class HealthStreamsApp implements AutoCloseable {
         .description("Longest a killed instance's tasks wait before another instance's results are visible"
             + " (session timeout, or transaction timeout plus the brokers' abort check), not counting restore")
         .baseUnit("seconds").register(meters);
+    Gauge.builder("healthmesh.topology.endpoint.writes", () -> 1).tag("mode", settings.endpointWrites().setting)
+        .description("1, tagged with when changed endpoint groups are written: at-commit (a Kafka Streams internal"
+            + " hook) or through-cache (public API only)").register(meters);
     // A record whose schema is not cached waits here while the registry is away, never becomes
     // a dead letter; the wait stays well under the transaction timeout.
     SchemaRegistryClient retrying = new RetryingRegistryClient(registry, detection.registryWait()).bindTo(meters);

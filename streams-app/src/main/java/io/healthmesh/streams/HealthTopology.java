@@ -55,7 +55,7 @@ public final class HealthTopology {
     TopologySerdes serdes = new TopologySerdes(registry);
     Metrics metrics = new Metrics(meters);
     StreamsBuilder builder = new StreamsBuilder();
-    addStores(builder, serdes, settings.inMemoryStores());
+    addStores(builder, serdes, settings.inMemoryStores(), settings.endpointWrites());
 
     // 1. Probe results and backend services, both keyed (and so partitioned) by backend service;
     //    external endpoints' probes by address, so the record sets that check them are re-keyed so.
@@ -89,8 +89,7 @@ public final class HealthTopology {
         .merge(probes.moved(), Named.as("and-moved-probes"))
         .merge(probes.here(), Named.as("and-probes"))
         .process(() -> new EndpointHealthProcessor(serdes, settings, metrics), Named.as("endpoint-health"),
-            ENDPOINTS, EndpointHealthProcessor.COMMIT_HOOK, EndpointHealthProcessor.SERVICES, EndpointHealthProcessor.PROBE_CLOCK,
-            EndpointHealthProcessor.EXTERNAL_REFS, EndpointHealthProcessor.RULES, Publisher.PUBLISHED_TARGETS);
+            perServiceStores(settings.endpointWrites()));
 
     // 3. Service snapshots and the small configuration tables meet in one partition.
     KStream<String, byte[]> aggregateInput = perService
@@ -167,10 +166,24 @@ public final class HealthTopology {
     return Produced.with(topic.keySerde(registry), topic.valueSerde(registry));
   }
 
-  private static void addStores(StreamsBuilder builder, TopologySerdes serdes, boolean inMemory) {
-    // EndpointTable writes each changed group once per commit itself: no store cache.
-    builder.addStateStore(store(ENDPOINTS, inMemory, serdes.endpointGroups()).withCachingDisabled());
-    builder.addStateStore(CommitHook.builder(EndpointHealthProcessor.COMMIT_HOOK));
+  private static String[] perServiceStores(EndpointWrites writes) {
+    java.util.List<String> stores = new java.util.ArrayList<>(java.util.List.of(ENDPOINTS, EndpointHealthProcessor.SERVICES,
+        EndpointHealthProcessor.PROBE_CLOCK, EndpointHealthProcessor.EXTERNAL_REFS, EndpointHealthProcessor.RULES,
+        Publisher.PUBLISHED_TARGETS));
+    if (writes == EndpointWrites.AT_COMMIT) {
+      stores.add(EndpointHealthProcessor.COMMIT_HOOK);
+    }
+    return stores.toArray(String[]::new);
+  }
+
+  private static void addStores(StreamsBuilder builder, TopologySerdes serdes, boolean inMemory, EndpointWrites writes) {
+    if (writes == EndpointWrites.AT_COMMIT) {
+      // EndpointTable writes each changed group once per commit itself: no store cache.
+      builder.addStateStore(store(ENDPOINTS, inMemory, serdes.endpointGroups()).withCachingDisabled());
+      builder.addStateStore(CommitHook.builder(EndpointHealthProcessor.COMMIT_HOOK));
+    } else {
+      builder.addStateStore(store(ENDPOINTS, inMemory, serdes.endpointGroups()));
+    }
     builder.addStateStore(store(EndpointHealthProcessor.SERVICES, inMemory, serdes.serviceSnapshots()));
     builder.addStateStore(store(EndpointHealthProcessor.PROBE_CLOCK, inMemory, Serdes.Long()));
     builder.addStateStore(store(EndpointHealthProcessor.EXTERNAL_REFS, inMemory, serdes.store(ExternalEndpointRef.class)));

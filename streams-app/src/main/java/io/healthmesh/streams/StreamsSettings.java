@@ -16,7 +16,7 @@ import org.apache.kafka.streams.StreamsConfig;
 public record StreamsSettings(String applicationId, String bootstrapServers, String schemaRegistryUrl,
     String processingGuarantee, int standbyReplicas, int streamThreads, Duration commitInterval, String stateDir,
     Duration maxClockSkew, Duration staleCheckInterval, Duration changeCommitDelay, Duration changeCommitMaxLag,
-    Duration failureDetection, Map<String, String> streamsOverrides,
+    Duration failureDetection, EndpointWrites endpointWrites, Map<String, String> streamsOverrides,
     MetricsSettings metrics, boolean inMemoryStores) {
 
   public static final String APPLICATION_ID = "application.id";
@@ -35,6 +35,8 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
   public static final String CHANGE_COMMIT_MAX_LAG_MS = "healthmesh.change.commit.max.lag.ms";
   /** How long a silent instance keeps its tasks: its session and its transaction timeout (FailureDetection). */
   public static final String FAILURE_DETECTION_MS = "healthmesh.failure.detection.ms";
+  /** When changed endpoint groups are written: {@code at-commit} or {@code through-cache} (EndpointWrites). */
+  public static final String ENDPOINT_WRITES = "healthmesh.endpoint.writes";
   /** State in memory without changelogs: for offline replays (healthctl audit replay), never a deployment. */
   public static final String IN_MEMORY_STORES = "healthmesh.stores.in.memory";
   /** Any other Kafka Streams or client property, passed through with this prefix removed. */
@@ -62,6 +64,11 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     int changeCommitMs = read.integer(CHANGE_COMMIT_MS, 10, 0, 600_000);
     int changeCommitLagMs = read.integer(CHANGE_COMMIT_MAX_LAG_MS, 200, 0, 3_600_000);
     int failureMs = read.integer(FAILURE_DETECTION_MS, 3_000, 1_000, 1_800_000);
+    String writesText = read.string(ENDPOINT_WRITES, EndpointWrites.AT_COMMIT.setting);
+    EndpointWrites writes = EndpointWrites.of(writesText).orElseGet(() -> {
+      read.problem(ENDPOINT_WRITES + ": '" + writesText + "' is not at-commit or through-cache");
+      return EndpointWrites.AT_COMMIT;
+    });
     Map<String, String> overrides = new HashMap<>();
     p.stringPropertyNames().stream().filter(k -> k.startsWith(STREAMS_PREFIX))
         .forEach(k -> overrides.put(k.substring(STREAMS_PREFIX.length()), p.getProperty(k)));
@@ -69,7 +76,7 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     boolean inMemory = read.bool(IN_MEMORY_STORES, false);
     read.check("streams-app");
     return new StreamsSettings(appId, bootstrap, registry, guarantee, standby, threads, Duration.ofMillis(commitMs),
-        stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), Duration.ofMillis(changeCommitMs), Duration.ofMillis(changeCommitLagMs), Duration.ofMillis(failureMs), overrides,
+        stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), Duration.ofMillis(changeCommitMs), Duration.ofMillis(changeCommitLagMs), Duration.ofMillis(failureMs), writes, overrides,
         metrics, inMemory);
   }
 

@@ -35,7 +35,7 @@ class EndpointTableTest {
 
   @Test
   void endpoints_areGroupedByPositionAndRestored_whenTheTableIsRebuiltFromItsStore() {
-    EndpointTable table = new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS);
+    EndpointTable table = new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS, EndpointWrites.AT_COMMIT);
     for (int i = 0; i < 40; i++) {
       apply(table, table.create("svc", "vm-" + i, i), i % 2 == 0, 1_000 + i);
     }
@@ -44,12 +44,12 @@ class EndpointTableTest {
 
     table.flush();
     assertEquals(Map.of("/10.0.0.1", 1, "svc#0", 32, "svc#1", 8), groupSizes());
-    assertEquals(describe(table, 40), describe(new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS), 40));
+    assertEquals(describe(table, 40), describe(new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS, EndpointWrites.AT_COMMIT), 40));
   }
 
   @Test
   void endpoints_moveToTheGroupOfTheirNewPosition_whenTheConfigurationReordersThem() {
-    EndpointTable table = new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS);
+    EndpointTable table = new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS, EndpointWrites.AT_COMMIT);
     for (int i = 0; i < 40; i++) {
       apply(table, table.create("svc", "vm-" + i, i), true, 1_000 + i);
     }
@@ -64,14 +64,14 @@ class EndpointTableTest {
     assertEquals(32, members.get("svc#0").size());
     assertTrue(members.get("svc#0").contains("vm-38") && members.get("svc#1").contains("vm-0"), members.toString());
     assertEquals(7, members.get("svc#1").size());
-    EndpointTable rebuilt = new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS);
+    EndpointTable rebuilt = new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS, EndpointWrites.AT_COMMIT);
     assertNull(rebuilt.get("svc", "vm-39"));
     assertEquals(before.replace("vm-39=HEALTHY@1039;", ""), describe(rebuilt, 40));
   }
 
   @Test
   void emptiedGroup_isDeletedFromTheStore_whenItsLastEndpointGoes() {
-    EndpointTable table = new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS);
+    EndpointTable table = new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS, EndpointWrites.AT_COMMIT);
     apply(table, table.create("svc", "vm-0", 0), true, 1_000);
     apply(table, table.create("svc", "vm-40", 40), true, 1_000);
     table.flush();
@@ -83,8 +83,24 @@ class EndpointTableTest {
   }
 
   @Test
+  void everyChange_isInTheStoreAtOnce_whenWrittenThroughTheCache() {
+    EndpointTable table = new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS, EndpointWrites.THROUGH_CACHE);
+    for (int i = 0; i < 40; i++) {
+      apply(table, table.create("svc", "vm-" + i, i), i % 2 == 0, 1_000 + i);
+    }
+    assertEquals(Map.of("svc#0", 32, "svc#1", 8), groupSizes(), "no flush needed");
+    assertEquals(describe(table, 40), describe(new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS, EndpointWrites.AT_COMMIT), 40));
+
+    table.remove("svc", "vm-39");
+    table.regroup("svc", id -> 38 - Integer.parseInt(id.substring(3)));
+    assertEquals(32, groupMembers().get("svc#0").size());
+    assertTrue(groupMembers().get("svc#0").contains("vm-38"), groupMembers().toString());
+    assertEquals(7, groupMembers().get("svc#1").size());
+  }
+
+  @Test
   void dueEndpoints_comeByExpiryThenKey_whenSomeWereRefreshedSinceTheyWereIndexed() {
-    EndpointTable table = new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS);
+    EndpointTable table = new EndpointTable(context, EndpointHealthProcessor.ENDPOINTS, EndpointWrites.AT_COMMIT);
     EndpointState b = table.create("svc", "b", 0);
     EndpointState a = table.create("svc", "a", 1);
     EndpointState c = table.create("svc", "c", 2);

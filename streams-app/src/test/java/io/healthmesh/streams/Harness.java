@@ -78,8 +78,15 @@ final class Harness implements AutoCloseable {
    * moves probes to their partition.
    */
   Harness(int probePartitions) {
-    Properties props = StreamsSettings.from(props()).streamsProperties();
-    driver = new TopologyTestDriver(HealthTopology.build(StreamsSettings.from(props()), registry, meters,
+    this(probePartitions, Map.of());
+  }
+
+  /** With these topology settings beside the test's own. */
+  Harness(int probePartitions, Map<String, String> settings) {
+    Properties given = props();
+    given.putAll(settings);
+    Properties props = StreamsSettings.from(given).streamsProperties();
+    driver = new TopologyTestDriver(HealthTopology.build(StreamsSettings.from(given), registry, meters,
         probePartitions), props);
     rawProbes = driver.createInputTopic(Topics.PROBE_RESULTS.name(), new ByteArraySerializer(), new ByteArraySerializer());
     for (Topic<?, ?> t : Topics.all()) {

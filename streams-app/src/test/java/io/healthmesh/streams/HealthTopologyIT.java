@@ -40,7 +40,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -89,8 +90,10 @@ class HealthTopologyIT {
     return c;
   }
 
-  @Test
-  void losesAndDuplicatesNoTransition_whenKilledMidStreamAndRestarted(@TempDir Path dir) throws Exception {
+  /** Against both ways of writing endpoint state, the internal commit hook and the public cache. */
+  @ParameterizedTest
+  @EnumSource(EndpointWrites.class)
+  void losesAndDuplicatesNoTransition_whenKilledMidStreamAndRestarted(EndpointWrites writes, @TempDir Path dir) throws Exception {
     // 75 s of event time, all before the broker's append times (probe-results has LogAppendTime),
     // so that no result is dated ahead of its record (R-EP-4) and the expected run applies as is.
     Instant t0 = Instant.now().minusSeconds(90).truncatedTo(ChronoUnit.SECONDS);
@@ -100,7 +103,7 @@ class HealthTopologyIT {
       SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
       publishConfiguration(kafka, client);
 
-      Process first = startApp(kafka, registry, dir.resolve("state-1"), dir.resolve("app-1.log"));
+      Process first = startApp(kafka, registry, dir.resolve("state-1"), dir.resolve("app-1.log"), writes);
       // As an operator would: the configuration is in force before probes flow. (Config and
       // probes live on different partitions, so without this wait their interleaving is free.)
       awaitState(kafka, client, "COMPOSITE_HEALTH_CHECK|orders-chc", Duration.ofSeconds(60));
@@ -121,7 +124,7 @@ class HealthTopologyIT {
         }
       }
       // A new instance with an empty state directory: everything comes back from Kafka.
-      Process second = startApp(kafka, registry, dir.resolve("state-2"), dir.resolve("app-2.log"));
+      Process second = startApp(kafka, registry, dir.resolve("state-2"), dir.resolve("app-2.log"), writes);
       try {
         Map<String, List<HealthTransition>> expected = expected(probes);
         Map<String, List<HealthTransition>> actual = awaitTransitions(kafka, client, expected, Duration.ofSeconds(120));
@@ -271,9 +274,9 @@ class HealthTopologyIT {
         ProducerConfig.LINGER_MS_CONFIG, 5), topic.keySerde(client).serializer(), topic.valueSerde(client).serializer());
   }
 
-  private static Process startApp(EmbeddedKafka kafka, SchemaRegistry registry, Path stateDir, Path log) throws Exception {
+  private static Process startApp(EmbeddedKafka kafka, SchemaRegistry registry, Path stateDir, Path log,
+      EndpointWrites writes) throws Exception {
     return StreamsProcess.start(kafka, registry, "healthmesh-it", stateDir, log,
-        // The killed instance keeps its partitions until its session expires: keep that short.
-        "streams.session.timeout.ms=6000", "streams.heartbeat.interval.ms=1000");
+        StreamsSettings.ENDPOINT_WRITES + "=" + writes.setting);
   }
 }

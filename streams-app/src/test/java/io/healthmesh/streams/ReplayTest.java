@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.healthmesh.config.LoadBalancerType;
 import io.healthmesh.schemas.Topics;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -63,17 +64,38 @@ class ReplayTest {
     assertThat(second.deadLetters).isEqualTo(first.deadLetters);
   }
 
-  record Run(List<String> states, List<String> transitions, List<String> failovers, List<String> deadLetters) {}
+  @Test
+  void sameStatesTransitionsAndStoredEndpoints_whenEndpointStateIsWrittenThroughTheCache() {
+    Run atCommit = run(ReplayTest::incident, Map.of(StreamsSettings.ENDPOINT_WRITES, "at-commit"));
+    Run throughCache = run(ReplayTest::incident, Map.of(StreamsSettings.ENDPOINT_WRITES, "through-cache"));
+
+    assertThat(atCommit.endpointGroups).as("endpoint groups were stored").hasSizeGreaterThan(1);
+    assertThat(throughCache).isEqualTo(atCommit);
+  }
+
+  record Run(List<String> states, List<String> transitions, List<String> failovers, List<String> deadLetters,
+      List<String> endpointGroups) {}
 
   static Run run(Consumer<Harness> scenario) {
-    try (Harness h = new Harness()) {
+    return run(scenario, Map.of());
+  }
+
+  static Run run(Consumer<Harness> scenario, Map<String, String> settings) {
+    try (Harness h = new Harness(1, settings)) {
       scenario.accept(h);
       h.drain();
+      List<String> groups = new java.util.ArrayList<>();
+      try (var it = h.driver.<String, EndpointTable.Group>getKeyValueStore(EndpointHealthProcessor.ENDPOINTS).all()) {
+        it.forEachRemaining(kv -> groups.add(kv.key + "=" + kv.value.members.stream()
+            .map(m -> m.id + ":" + m.status + ":" + m.successes + ":" + m.failures + ":" + m.lastEventTime + ":" + m.version)
+            .toList()));
+      }
       return new Run(
           h.stateLog.stream().map(kv -> kv.key + "=" + kv.value).toList(),
           h.transitionLog.stream().map(Object::toString).toList(),
           h.failoverLog.stream().map(kv -> kv.key + "=" + kv.value).toList(),
-          h.probeDeadLetters.stream().map(Object::toString).toList());
+          h.probeDeadLetters.stream().map(Object::toString).toList(),
+          groups);
     }
   }
 }

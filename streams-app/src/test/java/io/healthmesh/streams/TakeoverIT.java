@@ -36,7 +36,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -50,9 +51,19 @@ class TakeoverIT {
   private static final String APP = "takeover-it";
   private static final List<String> SERVICES = IntStream.range(0, 8).mapToObj(i -> "svc-" + i).toList();
   private static final long TICK_MS = 250;
+  /**
+   * Endpoints beside the flipping ones, probed HEALTHY once and then at a steady background rate
+   * (they change nothing): 0 in the suite; {@code -Dtakeover.endpoints=100000} measures takeover
+   * at a fleet's size (docs/benchmarks.md).
+   */
+  private static final int POPULATION = Integer.getInteger("takeover.endpoints", 0);
+  private static final int BACKGROUND_RATE = Integer.getInteger("takeover.background.rate", 5_000);
+  private static final int PER_SERVICE = 10;
 
-  @Test
-  void survivorsTakeOverWithinSeconds_andNoTransitionIsLostOrDoubled(@TempDir Path dir) throws Exception {
+  /** Against both ways of writing endpoint state: a task migration moves what either wrote. */
+  @ParameterizedTest
+  @EnumSource(EndpointWrites.class)
+  void survivorsTakeOverWithinSeconds_andNoTransitionIsLostOrDoubled(EndpointWrites writes, @TempDir Path dir) throws Exception {
     // Tuned as the README ("Takeover") advises for fast takeover: sessions down to 1 s, and timed-out
     // transactions aborted within a second instead of ten.
     try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(4)
@@ -63,14 +74,26 @@ class TakeoverIT {
         for (String s : SERVICES) {
           config.send(new ProducerRecord<>(Topics.BACKEND_SERVICES.name(), s, service(s))).get();
         }
+        for (int s = 0; s < POPULATION / PER_SERVICE; s++) {
+          config.send(new ProducerRecord<>(Topics.BACKEND_SERVICES.name(), populated(s), populatedService(s)));
+        }
       }
-      Process a = start(kafka, registry, dir, "a");
-      Process b = start(kafka, registry, dir, "b");
+      Process a = start(kafka, registry, dir, "a", writes);
+      Process b = start(kafka, registry, dir, "b", writes);
       Process c = null;
       Watcher watcher = new Watcher(kafka, client);
       Prober prober = new Prober(kafka, client);
+      Background background = new Background(kafka, client);
       try {
         awaitMembers(kafka, 2, Duration.ofSeconds(60));
+        if (POPULATION > 0) {
+          long t0 = System.nanoTime();
+          background.probeAllOnce();
+          awaitConsumed(kafka, Duration.ofMinutes(10));
+          System.out.printf("takeover: %,d endpoints probed and judged in %.1f s%n", POPULATION, (System.nanoTime() - t0) / 1e9);
+          Thread.sleep(10_000); // standbys catch up with the changelogs
+          background.start();
+        }
         watcher.start();
         prober.start();
         Thread.sleep(8_000); // steady flipping
@@ -83,7 +106,7 @@ class TakeoverIT {
 
         Set<String> before = memberIds(kafka);
         long joined = System.currentTimeMillis();
-        c = start(kafka, registry, dir, "c");
+        c = start(kafka, registry, dir, "c", writes);
         long share = awaitNewMemberServing(kafka, before, Duration.ofSeconds(150)) - joined;
 
         long killed = System.currentTimeMillis();
@@ -93,12 +116,13 @@ class TakeoverIT {
         long sigkill = watcher.longestGap(killed - 1_000, System.currentTimeMillis());
 
         prober.stop();
+        background.stop();
         Map<String, Integer> sent = prober.sent();
         Thread.sleep(3_000);
         Map<String, List<HealthTransition>> published = watcher.awaitCounts(sent, Duration.ofSeconds(60));
         watcher.stop();
 
-        System.out.printf("takeover: SIGTERM stall %.1f s, new instance serving its share after %.1f s,"
+        System.out.printf("takeover (" + writes.setting + "): SIGTERM stall %.1f s, new instance serving its share after %.1f s,"
             + " SIGKILL stall %.1f s; %d probes, each published once%n", sigterm / 1000.0, share / 1000.0,
             sigkill / 1000.0, sent.values().stream().mapToInt(Integer::intValue).sum());
         for (String endpoint : sent.keySet()) {
@@ -116,6 +140,7 @@ class TakeoverIT {
         assertThat(share).as("a new instance serves at the next probing rebalance").isLessThan(150_000);
       } finally {
         prober.stop();
+        background.stop();
         watcher.stop();
         for (Process p : new Process[] {a, b, c}) {
           if (p != null) {
@@ -126,9 +151,10 @@ class TakeoverIT {
     }
   }
 
-  private static Process start(EmbeddedKafka kafka, SchemaRegistry registry, Path dir, String name) throws Exception {
+  private static Process start(EmbeddedKafka kafka, SchemaRegistry registry, Path dir, String name,
+      EndpointWrites writes) throws Exception {
     return StreamsProcess.start(kafka, registry, APP, dir.resolve("state-" + name), dir.resolve(name + ".log"),
-        "num.standby.replicas=1");
+        "num.standby.replicas=1", StreamsSettings.ENDPOINT_WRITES + "=" + writes.setting);
   }
 
   private static BackendService service(String name) {
@@ -136,6 +162,40 @@ class TakeoverIT {
     return BackendService.newBuilder(Harness.service(name, 1, 1, 1))
         .setHealthCheck(HealthCheckSpec.newBuilder().setCheckIntervalSec(1).setHealthyThreshold(1)
             .setUnhealthyThreshold(1).setStaleAfterIntervals(600).build()).build();
+  }
+
+  private static String populated(int s) {
+    return String.format("pop-%05d", s);
+  }
+
+  private static BackendService populatedService(int s) {
+    List<io.healthmesh.config.Endpoint> endpoints = new ArrayList<>();
+    for (int e = 0; e < PER_SERVICE; e++) {
+      endpoints.add(io.healthmesh.config.Endpoint.newBuilder().setId("vm-" + e)
+          .setIpAddress("10." + (s >> 12) + "." + ((s >> 4) & 255) + "." + ((s & 15) * 16 + e)).build());
+    }
+    return BackendService.newBuilder(service(populated(s))).setEndpoints(endpoints).build();
+  }
+
+  /** Until the group's committed offsets reach the end of probe-results: every probe so far is applied. */
+  private static void awaitConsumed(EmbeddedKafka kafka, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    try (Admin admin = kafka.admin()) {
+      while (System.nanoTime() < deadline) {
+        var committed = admin.listConsumerGroupOffsets(APP).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+        Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new HashMap<>();
+        for (int p = 0; p < 4; p++) {
+          latest.put(new TopicPartition(Topics.PROBE_RESULTS.name(), p), org.apache.kafka.clients.admin.OffsetSpec.latest());
+        }
+        var ends = admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS);
+        if (ends.entrySet().stream().allMatch(e -> committed.containsKey(e.getKey())
+            && committed.get(e.getKey()).offset() >= e.getValue().offset())) {
+          return;
+        }
+        Thread.sleep(200);
+      }
+    }
+    throw new AssertionError("probes not applied within " + timeout);
   }
 
   private static <V extends org.apache.avro.specific.SpecificRecord> KafkaProducer<String, V> producer(
@@ -228,6 +288,61 @@ class TakeoverIT {
     }
   }
 
+  /** Successful probes of the population's endpoints: once each, then at a steady rate. */
+  private static final class Background {
+    private final KafkaProducer<String, ProbeResult> producer;
+    private final Thread thread = new Thread(this::run, "takeover-background");
+    private volatile boolean running = true;
+
+    Background(EmbeddedKafka kafka, SchemaRegistryClient client) {
+      this.producer = producer(kafka, client, Topics.PROBE_RESULTS);
+      thread.setDaemon(true);
+    }
+
+    void probeAllOnce() {
+      for (int i = 0; i < POPULATION; i++) {
+        send(i / PER_SERVICE, i % PER_SERVICE);
+      }
+      producer.flush();
+    }
+
+    void start() {
+      thread.start();
+    }
+
+    private void run() {
+      java.util.Random random = new java.util.Random(3);
+      long start = System.nanoTime();
+      long sent = 0;
+      while (running) {
+        long due = (System.nanoTime() - start) * BACKGROUND_RATE / 1_000_000_000L;
+        for (; sent < due; sent++) {
+          int i = random.nextInt(POPULATION);
+          send(i / PER_SERVICE, i % PER_SERVICE);
+        }
+        try {
+          Thread.sleep(5);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }
+
+    private void send(int service, int endpoint) {
+      producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), populated(service), ProbeResult.newBuilder()
+          .setBackendService(populated(service)).setEndpointId("vm-" + endpoint).setSuccess(true)
+          .setEventTime(Instant.now()).setProber("takeover-it").build()));
+    }
+
+    void stop() throws InterruptedException {
+      if (running) {
+        running = false;
+        thread.join(5_000);
+        producer.close(Duration.ofSeconds(5));
+      }
+    }
+  }
+
   /** Reads endpoint transitions as they are committed, noting when each arrived. */
   private static final class Watcher {
     private final KafkaConsumer<EntityKey, HealthTransition> consumer;
@@ -256,7 +371,7 @@ class TakeoverIT {
     private void run() {
       while (running) {
         for (ConsumerRecord<EntityKey, HealthTransition> r : consumer.poll(Duration.ofMillis(100))) {
-          if (r.key().getKind() == EntityKind.ENDPOINT) {
+          if (r.key().getKind() == EntityKind.ENDPOINT && r.key().getName().startsWith("svc-")) {
             transitions.computeIfAbsent(r.key().getName(), k -> Collections.synchronizedList(new ArrayList<>()))
                 .add(r.value());
             arrivals.computeIfAbsent(r.key().getName(), k -> Collections.synchronizedList(new ArrayList<>()))

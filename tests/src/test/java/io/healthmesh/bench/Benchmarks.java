@@ -4,6 +4,16 @@ package io.healthmesh.bench;
 public final class Benchmarks {
   private Benchmarks() {}
 
+  /** Adds the topology settings given as {@code -Dbench.streams='key=value ...'} to {@code p}. */
+  static void addStreamsSettings(java.util.Properties p) {
+    for (String setting : System.getProperty("bench.streams", "").trim().split("\\s+")) {
+      int eq = setting.indexOf('=');
+      if (eq > 0) {
+        p.setProperty(setting.substring(0, eq), setting.substring(eq + 1));
+      }
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     String which = args.length == 0 ? "all" : args[0];
     if (which.equals("all") || which.equals("topology")) {

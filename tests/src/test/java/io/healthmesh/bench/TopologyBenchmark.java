@@ -149,6 +149,7 @@ public final class TopologyBenchmark {
     p.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registry.url());
     p.setProperty(StreamsSettings.STATE_DIR, dir.resolve(appId + "-state").toString());
     p.setProperty(StreamsSettings.STREAM_THREADS, String.valueOf(threads));
+    Benchmarks.addStreamsSettings(p);
     StreamsSettings settings = StreamsSettings.from(p);
     return HealthStreamsApp.start(settings, new RestSchemaRegistryClient(registry.url()), new SimpleMeterRegistry(),
         Duration.ofMinutes(2));

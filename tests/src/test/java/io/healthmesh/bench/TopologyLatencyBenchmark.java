@@ -82,11 +82,7 @@ public final class TopologyLatencyBenchmark {
       Path dir = Files.createTempDirectory("bench-topology-latency");
       p.setProperty(StreamsSettings.STATE_DIR, dir.resolve("state").toString());
       p.setProperty(StreamsSettings.COMMIT_INTERVAL_MS, System.getProperty("bench.commit.ms", "100"));
-      for (String setting : System.getProperty("bench.streams", "").trim().split("\\s+")) {
-        if (!setting.isEmpty()) {
-          p.setProperty(setting.substring(0, setting.indexOf('=')), setting.substring(setting.indexOf('=') + 1));
-        }
-      }
+      Benchmarks.addStreamsSettings(p);
       SimpleMeterRegistry meters = new SimpleMeterRegistry();
       TopologyProcess process = OWN_PROCESS ? TopologyProcess.start(p, TOPOLOGY_JVM, dir) : null;
       try (AutoCloseable topology = OWN_PROCESS ? process
