@@ -1,10 +1,10 @@
 package io.healthmesh.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,13 +16,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.xbill.DNS.DClass;
-import org.xbill.DNS.Message;
-import org.xbill.DNS.Name;
-import org.xbill.DNS.Record;
-import org.xbill.DNS.Section;
-import org.xbill.DNS.SimpleResolver;
-import org.xbill.DNS.Type;
 
 /**
  * A scripted incident on the real broker (one endpoint degrades, then a whole backend: the
@@ -39,14 +32,15 @@ class AuditIT {
     dir = Files.createTempDirectory("audit-it");
     demo = Demo.start(dir, true, Demo.Ports.free());
     awaitComposite("HEALTHY", Duration.ofSeconds(60));
+    // The incident's timeline: the sleeps are how long each phase lasts, not waits for a condition.
     demo.faults.fail("orders-use1/vm-1"); // 2 of 3 left: the 60%/2 policy keeps the source HEALTHY
     Thread.sleep(5_000);
     demo.faults.heal("all");
     Thread.sleep(4_000);
     demo.faults.fail("orders-use1");
-    assertThat(awaitMajority("db", "10.2.0.100", Duration.ofSeconds(30))).as("failover").isTrue();
+    DemoAnswers.awaitMajority(demo, "failover", "db", "10.2.0.100", Duration.ofSeconds(30));
     demo.faults.heal("all");
-    assertThat(awaitMajority("db", "10.1.0.100", Duration.ofSeconds(30))).as("recovery").isTrue();
+    DemoAnswers.awaitMajority(demo, "recovery", "db", "10.1.0.100", Duration.ofSeconds(30));
     Thread.sleep(2_000);
   }
 
@@ -133,17 +127,12 @@ class AuditIT {
         .isEqualTo(backTest.get("entities").get("ENDPOINT/orders-use1/vm-1").get("publishedTransitions").asInt());
   }
 
-  private static void awaitComposite(String state, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
+  private static void awaitComposite(String state, Duration timeout) {
+    await("both composites " + state).atMost(timeout).pollInterval(Duration.ofMillis(500)).until(() -> {
       JsonNode states = json("audit", "state-at", Instant.now().plusSeconds(60).toString(), "--kind",
           "COMPOSITE_HEALTH_CHECK", "-o", "json");
-      if (states.size() == 2 && states.findValuesAsText("state").stream().allMatch(state::equals)) {
-        return;
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError("composites not " + state + " after " + timeout);
+      return states.size() == 2 && states.findValuesAsText("state").stream().allMatch(state::equals);
+    });
   }
 
   private static String compositeAt(Instant at) throws Exception {
@@ -188,25 +177,5 @@ class AuditIT {
 
   private static Cli.Run run(String... args) {
     return Cli.execute(demo.bootstrap, demo.registryUrl, args);
-  }
-
-  private static boolean awaitMajority(String name, String address, Duration timeout) throws Exception {
-    SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", demo.edges.get(0).port()));
-    resolver.setTimeout(Duration.ofSeconds(2));
-    Message query = Message.newQuery(Record.newRecord(Name.fromConstantString(name + ".example.internal."), Type.A, DClass.IN));
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      int hits = 0;
-      for (int i = 0; i < 20; i++) {
-        for (Record r : resolver.send(query).getSection(Section.ANSWER)) {
-          hits += r.rdataToString().equals(address) ? 1 : 0;
-        }
-      }
-      if (hits >= 15) {
-        return true;
-      }
-      Thread.sleep(200);
-    }
-    return false;
   }
 }

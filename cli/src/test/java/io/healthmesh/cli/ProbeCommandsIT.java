@@ -158,11 +158,8 @@ class ProbeCommandsIT {
 
         config.write(List.of(new io.healthmesh.cli.config.Resource(
             io.healthmesh.cli.config.ResourceKind.RESOURCE_RECORD_SET, "z/ext.z.internal./A", null, "t")));
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (prober.targets() != 4 && System.nanoTime() < deadline) {
-          Thread.sleep(100);
-        }
-        assertThat(prober.targets()).as("the external endpoint is no longer checked").isEqualTo(4);
+        org.awaitility.Awaitility.await("the external endpoint is no longer checked").atMost(Duration.ofSeconds(15))
+            .pollInterval(Duration.ofMillis(100)).until(prober::targets, n -> n == 4);
       }
     } finally {
       ok.stop(0);

@@ -1,6 +1,7 @@
 package io.healthmesh.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -107,8 +108,8 @@ class PrometheusIT {
         String sent = "sum(healthmesh_dns_queries_total{edge=\"edge-us-east1\"})";
         double before = value(instant(api, sent));
         query(edgePort, 50);
-        Thread.sleep(3_000);
-        assertThat(value(instant(api, sent)) - before).as("the edge counted every query sent").isEqualTo(50);
+        await("the edge counted every query sent").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+            .until(() -> value(instant(api, sent)) - before, n -> n == 50);
         // entity gauges are counted at most every 5 s, then scraped: wait for them rather than race them
         awaitValue(api, "sum(healthmesh_entities{kind=\"COMPOSITE_HEALTH_CHECK\", state=\"HEALTHY\"})", 2);
         assertThat(value(instant(api, "sum(healthmesh_edge_ready)"))).isEqualTo(2);
@@ -118,12 +119,10 @@ class PrometheusIT {
         demo.faults.fail("orders-use1");
         demo.faults.fail("orders-euw1");
         String failOpen = "sum(rate(healthmesh_dns_answers_total{reason=\"FAIL_OPEN\"}[1m])) > 0";
-        long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
-        while (instant(api, failOpen).isEmpty() && System.nanoTime() < deadline) {
+        await("fail-open answers counted").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(500)).until(() -> {
           query(edgePort, 10);
-          Thread.sleep(500);
-        }
-        assertThat(instant(api, failOpen)).as("fail-open answers counted").isNotEmpty();
+          return !instant(api, failOpen).isEmpty();
+        });
         awaitValue(api, "sum(healthmesh_entities{kind=\"COMPOSITE_HEALTH_CHECK\", state=\"UNHEALTHY\"})", 2);
       }
     } finally {
@@ -199,32 +198,18 @@ class PrometheusIT {
     return Double.parseDouble(result.get(0).get("value").get(1).asText());
   }
 
-  private void awaitValue(String api, String expr, double expected) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    double last = Double.NaN;
-    while (System.nanoTime() < deadline) {
+  private void awaitValue(String api, String expr, double expected) {
+    await(expr).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
       JsonNode result = instant(api, expr);
-      if (result.size() == 1 && (last = value(result)) == expected) {
-        return;
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError(expr + " was " + last + ", not " + expected + ", for 30 s");
+      return result.size() == 1 && value(result) == expected;
+    });
   }
 
-  private void awaitSeries(String api, String expr, int count, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      try {
-        if (instant(api, expr).size() >= count) {
-          return;
-        }
-      } catch (java.io.IOException | IllegalStateException e) {
-        // Prometheus still starting
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError("fewer than " + count + " series of " + expr + " after " + timeout);
+  /** Until Prometheus has {@code count} series of {@code expr}; errors while it starts count as not yet. */
+  private void awaitSeries(String api, String expr, int count, Duration timeout) {
+    await(count + " series of " + expr).atMost(timeout).pollInterval(Duration.ofMillis(500))
+        .ignoreExceptionsMatching(e -> e instanceof java.io.IOException || e instanceof IllegalStateException)
+        .until(() -> instant(api, expr).size() >= count);
   }
 
   private static void query(int port, int count) throws Exception {

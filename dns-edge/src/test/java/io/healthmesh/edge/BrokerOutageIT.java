@@ -84,14 +84,8 @@ class BrokerOutageIT {
     return meters.get(STALENESS).gauge().value();
   }
 
-  private static void awaitStaleness(SimpleMeterRegistry meters, java.util.function.DoublePredicate ok, Duration timeout)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!ok.test(staleness(meters))) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("staleness " + staleness(meters) + " s after " + timeout);
-      }
-      Thread.sleep(200);
-    }
+  private static void awaitStaleness(SimpleMeterRegistry meters, java.util.function.DoublePredicate ok, Duration timeout) {
+    org.awaitility.Awaitility.await("staleness").atMost(timeout).pollInterval(Duration.ofMillis(200))
+        .until(() -> staleness(meters), ok::test);
   }
 }

@@ -2,6 +2,7 @@ package io.healthmesh.edge;
 
 import static io.healthmesh.edge.TopicRecords.send;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.HealthCheckedTargets;
@@ -74,32 +75,20 @@ class EdgeKafkaIT {
       SimpleMeterRegistry meters = new SimpleMeterRegistry();
       try (EdgeApp edge = EdgeApp.start(EdgeSettings.from(p), client, meters)) {
         // Ready is what /health/ready reports: the first query after it must be answered.
-        long readyBy = System.currentTimeMillis() + 30_000;
-        while (!edge.ready() && System.currentTimeMillis() < readyBy) {
-          Thread.sleep(1);
-        }
+        await("ready").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(edge::ready);
         assertThat(answer(edge)).as("answered as soon as the edge says it is ready").isEqualTo("10.1.0.100");
 
         health(kafka, client, HealthStatus.UNHEALTHY);
-        long deadline = System.currentTimeMillis() + 10_000;
-        String now = answer(edge);
-        while (!now.equals("10.9.0.1") && System.currentTimeMillis() < deadline) {
-          Thread.sleep(20);
-          now = answer(edge);
-        }
-        assertThat(now).as("R-WRR-6: the zero-weight item once the load balancer is down").isEqualTo("10.9.0.1");
+        await("R-WRR-6: the zero-weight item once the load balancer is down").atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(20)).until(() -> answer(edge), "10.9.0.1"::equals);
         assertThat(edge.snapshot().offsets()).isNotEmpty();
         // The change was served once the snapshot held it: measured from its record's timestamp.
         io.micrometer.core.instrument.Timer propagation = meters.get("healthmesh.edge.change.propagation")
             .tag("change", "health").timer();
         assertThat(propagation.count()).isEqualTo(1);
         assertThat(propagation.totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).isBetween(0.0, 10_000.0);
-        long lagBy = System.currentTimeMillis() + 5_000;
-        while (meters.get("healthmesh.edge.follower.lag.records").gauge().value() > 0
-            && System.currentTimeMillis() < lagBy) {
-          Thread.sleep(20);
-        }
-        assertThat(meters.get("healthmesh.edge.follower.lag.records").gauge().value()).isZero();
+        await("no lag").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+            .until(() -> meters.get("healthmesh.edge.follower.lag.records").gauge().value(), lag -> lag == 0);
         assertThat(meters.get("healthmesh.edge.follower.lag.seconds").gauge().value()).isZero();
         assertThat(meters.get("healthmesh.edge.follower.cpu").functionCounter().count()).isPositive();
         // R-DNSHC-6: the decisions were logged with the health each address had.

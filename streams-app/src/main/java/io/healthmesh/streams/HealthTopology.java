@@ -55,7 +55,7 @@ public final class HealthTopology {
     TopologySerdes serdes = new TopologySerdes(registry);
     Metrics metrics = new Metrics(meters);
     StreamsBuilder builder = new StreamsBuilder();
-    addStores(builder, serdes, settings.inMemoryStores(), settings.endpointWrites());
+    addStores(builder, serdes, settings.changelogs(), settings.endpointWrites());
 
     // 1. Probe results and backend services, both keyed (and so partitioned) by backend service;
     //    external endpoints' probes by address, so the record sets that check them are re-keyed so.
@@ -176,30 +176,30 @@ public final class HealthTopology {
     return stores.toArray(String[]::new);
   }
 
-  private static void addStores(StreamsBuilder builder, TopologySerdes serdes, boolean inMemory, EndpointWrites writes) {
+  private static void addStores(StreamsBuilder builder, TopologySerdes serdes, boolean changelogs, EndpointWrites writes) {
     if (writes == EndpointWrites.AT_COMMIT) {
       // EndpointTable writes each changed group once per commit itself: no store cache.
-      builder.addStateStore(store(ENDPOINTS, inMemory, serdes.endpointGroups()).withCachingDisabled());
+      builder.addStateStore(store(ENDPOINTS, changelogs, serdes.endpointGroups()).withCachingDisabled());
       builder.addStateStore(CommitHook.builder(EndpointHealthProcessor.COMMIT_HOOK));
     } else {
-      builder.addStateStore(store(ENDPOINTS, inMemory, serdes.endpointGroups()));
+      builder.addStateStore(store(ENDPOINTS, changelogs, serdes.endpointGroups()));
     }
-    builder.addStateStore(store(EndpointHealthProcessor.SERVICES, inMemory, serdes.serviceSnapshots()));
-    builder.addStateStore(store(EndpointHealthProcessor.PROBE_CLOCK, inMemory, Serdes.Long()));
-    builder.addStateStore(store(EndpointHealthProcessor.EXTERNAL_REFS, inMemory, serdes.store(ExternalEndpointRef.class)));
-    builder.addStateStore(store(ExternalTargetsProcessor.RECORD_SET_ADDRESSES, inMemory, Serdes.String()));
-    builder.addStateStore(store(ForwardingRuleRouter.RULE_SERVICES, inMemory, Serdes.String()));
-    builder.addStateStore(store(EndpointHealthProcessor.RULES, inMemory, serdes.store(ForwardingRule.class)));
-    builder.addStateStore(store(Publisher.PUBLISHED_TARGETS, inMemory, serdes.healthStates()));
-    builder.addStateStore(store(AggregateHealthProcessor.SERVICES, inMemory, serdes.serviceSnapshots()));
-    builder.addStateStore(store(AggregateHealthProcessor.SERVICE_COUNTS, inMemory, serdes.serviceSnapshots()));
-    builder.addStateStore(store(POLICIES, inMemory, serdes.store(HealthAggregationPolicy.class)));
-    builder.addStateStore(store(SOURCES, inMemory, serdes.store(HealthSource.class)));
-    builder.addStateStore(store(COMPOSITES, inMemory, serdes.store(CompositeHealthCheck.class)));
-    builder.addStateStore(store(FORWARDING_RULES, inMemory, serdes.store(ForwardingRule.class)));
-    builder.addStateStore(store(CONFIG_OFFSETS, inMemory, Serdes.Long()));
-    builder.addStateStore(store(FAILOVERS, inMemory, serdes.failovers()));
-    builder.addStateStore(store(Publisher.PUBLISHED, inMemory, serdes.healthStates()));
+    builder.addStateStore(store(EndpointHealthProcessor.SERVICES, changelogs, serdes.serviceSnapshots()));
+    builder.addStateStore(store(EndpointHealthProcessor.PROBE_CLOCK, changelogs, Serdes.Long()));
+    builder.addStateStore(store(EndpointHealthProcessor.EXTERNAL_REFS, changelogs, serdes.store(ExternalEndpointRef.class)));
+    builder.addStateStore(store(ExternalTargetsProcessor.RECORD_SET_ADDRESSES, changelogs, Serdes.String()));
+    builder.addStateStore(store(ForwardingRuleRouter.RULE_SERVICES, changelogs, Serdes.String()));
+    builder.addStateStore(store(EndpointHealthProcessor.RULES, changelogs, serdes.store(ForwardingRule.class)));
+    builder.addStateStore(store(Publisher.PUBLISHED_TARGETS, changelogs, serdes.healthStates()));
+    builder.addStateStore(store(AggregateHealthProcessor.SERVICES, changelogs, serdes.serviceSnapshots()));
+    builder.addStateStore(store(AggregateHealthProcessor.SERVICE_COUNTS, changelogs, serdes.serviceSnapshots()));
+    builder.addStateStore(store(POLICIES, changelogs, serdes.store(HealthAggregationPolicy.class)));
+    builder.addStateStore(store(SOURCES, changelogs, serdes.store(HealthSource.class)));
+    builder.addStateStore(store(COMPOSITES, changelogs, serdes.store(CompositeHealthCheck.class)));
+    builder.addStateStore(store(FORWARDING_RULES, changelogs, serdes.store(ForwardingRule.class)));
+    builder.addStateStore(store(CONFIG_OFFSETS, changelogs, Serdes.Long()));
+    builder.addStateStore(store(FAILOVERS, changelogs, serdes.failovers()));
+    builder.addStateStore(store(Publisher.PUBLISHED, changelogs, serdes.healthStates()));
   }
 
   /**
@@ -209,9 +209,9 @@ public final class HealthTopology {
    * commits (a service's counts as its endpoints flip one after another) into one changelog
    * record. For an offline replay, no changelog at all: nothing restarts.
    */
-  private static <V> StoreBuilder<KeyValueStore<String, V>> store(String name, boolean inMemory, Serde<V> values) {
+  private static <V> StoreBuilder<KeyValueStore<String, V>> store(String name, boolean changelogs, Serde<V> values) {
     StoreBuilder<KeyValueStore<String, V>> builder =
         Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), values);
-    return inMemory ? builder.withLoggingDisabled() : builder.withCachingEnabled();
+    return changelogs ? builder.withCachingEnabled() : builder.withLoggingDisabled();
   }
 }

@@ -17,7 +17,7 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     String processingGuarantee, int standbyReplicas, int streamThreads, Duration commitInterval, String stateDir,
     Duration maxClockSkew, Duration staleCheckInterval, Duration changeCommitDelay, Duration changeCommitMaxLag,
     Duration failureDetection, EndpointWrites endpointWrites, Map<String, String> streamsOverrides,
-    MetricsSettings metrics, boolean inMemoryStores) {
+    MetricsSettings metrics, boolean changelogs) {
 
   public static final String APPLICATION_ID = "application.id";
   public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
@@ -37,8 +37,8 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
   public static final String FAILURE_DETECTION_MS = "healthmesh.failure.detection.ms";
   /** When changed endpoint groups are written: {@code at-commit} or {@code through-cache} (EndpointWrites). */
   public static final String ENDPOINT_WRITES = "healthmesh.endpoint.writes";
-  /** State in memory without changelogs: for offline replays (healthctl audit replay), never a deployment. */
-  public static final String IN_MEMORY_STORES = "healthmesh.stores.in.memory";
+  /** false: stores without changelogs, for offline replays (healthctl audit replay), never a deployment. */
+  public static final String CHANGELOGS = "healthmesh.stores.changelogs";
   /** Any other Kafka Streams or client property, passed through with this prefix removed. */
   public static final String STREAMS_PREFIX = "streams.";
 
@@ -73,11 +73,11 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     p.stringPropertyNames().stream().filter(k -> k.startsWith(STREAMS_PREFIX))
         .forEach(k -> overrides.put(k.substring(STREAMS_PREFIX.length()), p.getProperty(k)));
     MetricsSettings metrics = MetricsSettings.from(read, 9401);
-    boolean inMemory = read.bool(IN_MEMORY_STORES, false);
+    boolean changelogs = read.bool(CHANGELOGS, true);
     read.check("streams-app");
     return new StreamsSettings(appId, bootstrap, registry, guarantee, standby, threads, Duration.ofMillis(commitMs),
         stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), Duration.ofMillis(changeCommitMs), Duration.ofMillis(changeCommitLagMs), Duration.ofMillis(failureMs), writes, overrides,
-        metrics, inMemory);
+        metrics, changelogs);
   }
 
   /** Properties for {@code KafkaStreams} against brokers with Kafka's default limits (test drivers, replays). */

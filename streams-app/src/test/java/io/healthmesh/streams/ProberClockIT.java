@@ -1,6 +1,7 @@
 package io.healthmesh.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.HealthCheckSpec;
@@ -61,7 +62,8 @@ class ProberClockIT {
       try (HealthStreamsApp app = HealthStreamsApp.start(StreamsSettings.from(p), client, new SimpleMeterRegistry(),
               Duration.ofMinutes(1));
           KafkaProducer<String, ProbeResult> probes = producer(kafka, Topics.PROBE_RESULTS, client)) {
-        Thread.sleep(2_000); // the configuration is read before probes flow
+        // The configuration is read before probes flow.
+        await().atMost(Duration.ofSeconds(30)).until(() -> kafka.consumed("prober-clock-it", Topics.BACKEND_SERVICES.name()));
         long end = System.nanoTime() + Duration.ofSeconds(8).toNanos();
         while (System.nanoTime() < end) {
           Instant now = Instant.now();

@@ -1,6 +1,7 @@
 package io.healthmesh.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.HealthCheckSpec;
@@ -89,7 +90,8 @@ class TakeoverIT {
         if (POPULATION > 0) {
           long t0 = System.nanoTime();
           background.probeAllOnce();
-          awaitConsumed(kafka, Duration.ofMinutes(10));
+          await("every probe applied").atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(200))
+              .until(() -> kafka.consumed(APP, Topics.PROBE_RESULTS.name()));
           System.out.printf("takeover: %,d endpoints probed and judged in %.1f s%n", POPULATION, (System.nanoTime() - t0) / 1e9);
           Thread.sleep(10_000); // standbys catch up with the changelogs
           background.start();
@@ -101,7 +103,7 @@ class TakeoverIT {
         long stopped = System.currentTimeMillis();
         a.destroy(); // SIGTERM: the shutdown hook closes and leaves the group
         assertThat(a.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        Thread.sleep(10_000);
+        Thread.sleep(10_000); // the window in which the stall is measured
         long sigterm = watcher.longestGap(stopped - 1_000, System.currentTimeMillis());
 
         Set<String> before = memberIds(kafka);
@@ -112,13 +114,12 @@ class TakeoverIT {
         long killed = System.currentTimeMillis();
         b.destroyForcibly(); // SIGKILL: no goodbye, the session has to expire
         assertThat(b.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        Thread.sleep(20_000);
+        Thread.sleep(20_000); // the window in which the stall is measured
         long sigkill = watcher.longestGap(killed - 1_000, System.currentTimeMillis());
 
         prober.stop();
         background.stop();
         Map<String, Integer> sent = prober.sent();
-        Thread.sleep(3_000);
         Map<String, List<HealthTransition>> published = watcher.awaitCounts(sent, Duration.ofSeconds(60));
         watcher.stop();
 
@@ -177,27 +178,6 @@ class TakeoverIT {
     return BackendService.newBuilder(service(populated(s))).setEndpoints(endpoints).build();
   }
 
-  /** Until the group's committed offsets reach the end of probe-results: every probe so far is applied. */
-  private static void awaitConsumed(EmbeddedKafka kafka, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    try (Admin admin = kafka.admin()) {
-      while (System.nanoTime() < deadline) {
-        var committed = admin.listConsumerGroupOffsets(APP).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-        Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new HashMap<>();
-        for (int p = 0; p < 4; p++) {
-          latest.put(new TopicPartition(Topics.PROBE_RESULTS.name(), p), org.apache.kafka.clients.admin.OffsetSpec.latest());
-        }
-        var ends = admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS);
-        if (ends.entrySet().stream().allMatch(e -> committed.containsKey(e.getKey())
-            && committed.get(e.getKey()).offset() >= e.getValue().offset())) {
-          return;
-        }
-        Thread.sleep(200);
-      }
-    }
-    throw new AssertionError("probes not applied within " + timeout);
-  }
-
   private static <V extends org.apache.avro.specific.SpecificRecord> KafkaProducer<String, V> producer(
       EmbeddedKafka kafka, SchemaRegistryClient client, io.healthmesh.schemas.Topic<String, V> topic) {
     return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
@@ -216,31 +196,19 @@ class TakeoverIT {
     }
   }
 
-  private static void awaitMembers(EmbeddedKafka kafka, int count, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
+  private static void awaitMembers(EmbeddedKafka kafka, int count, Duration timeout) {
+    await(count + " members with work").atMost(timeout).pollInterval(Duration.ofMillis(200)).until(() -> {
       var members = members(kafka);
-      if (members.size() == count && members.stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty())) {
-        return;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError(count + " members with work not reached in " + timeout);
+      return members.size() == count && members.stream().allMatch(m -> !m.assignment().topicPartitions().isEmpty());
+    });
   }
 
   /** Wall time at which a member that was not there before first holds probe partitions. */
-  private static long awaitNewMemberServing(EmbeddedKafka kafka, Set<String> before, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      for (MemberDescription m : members(kafka)) {
-        if (!before.contains(m.consumerId()) && m.assignment().topicPartitions().stream()
-            .anyMatch(tp -> tp.topic().equals(Topics.PROBE_RESULTS.name()))) {
-          return System.currentTimeMillis();
-        }
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("the new instance got no probe partition in " + timeout);
+  private static long awaitNewMemberServing(EmbeddedKafka kafka, Set<String> before, Duration timeout) {
+    await("the new instance holds a probe partition").atMost(timeout).pollInterval(Duration.ofMillis(200))
+        .until(() -> members(kafka).stream().anyMatch(m -> !before.contains(m.consumerId())
+            && m.assignment().topicPartitions().stream().anyMatch(tp -> tp.topic().equals(Topics.PROBE_RESULTS.name()))));
+    return System.currentTimeMillis();
   }
 
   /** Flips every endpoint on every tick. */
@@ -400,12 +368,13 @@ class TakeoverIT {
       return longest;
     }
 
-    Map<String, List<HealthTransition>> awaitCounts(Map<String, Integer> sent, Duration timeout)
-        throws InterruptedException {
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (System.nanoTime() < deadline && !sent.entrySet().stream()
-          .allMatch(e -> transitions.getOrDefault(e.getKey(), List.of()).size() >= e.getValue())) {
-        Thread.sleep(200);
+    /** The transitions read once every endpoint has as many as probes were sent, or when {@code timeout} passed (the caller's assertions then say what is missing). */
+    Map<String, List<HealthTransition>> awaitCounts(Map<String, Integer> sent, Duration timeout) {
+      try {
+        await().atMost(timeout).pollInterval(Duration.ofMillis(200)).until(() -> sent.entrySet().stream()
+            .allMatch(e -> transitions.getOrDefault(e.getKey(), List.of()).size() >= e.getValue()));
+      } catch (org.awaitility.core.ConditionTimeoutException e) {
+        // compared below
       }
       Map<String, List<HealthTransition>> copy = new HashMap<>();
       transitions.forEach((k, v) -> {

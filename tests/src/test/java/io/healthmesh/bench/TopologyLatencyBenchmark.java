@@ -25,20 +25,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -94,7 +89,8 @@ public final class TopologyLatencyBenchmark {
           StateWatcher watcher = new StateWatcher(kafka, client, "read_committed");
           StateWatcher written = new StateWatcher(kafka, client, "read_uncommitted")) {
         // As an operator would: the configuration is taken in before its endpoints are probed.
-        awaitConsumed(kafka, "bench-topology-latency", Topics.BACKEND_SERVICES.name(), Duration.ofMinutes(5));
+        org.awaitility.Awaitility.await("the configuration read").atMost(Duration.ofMinutes(5))
+            .until(() -> kafka.consumed("bench-topology-latency", Topics.BACKEND_SERVICES.name()));
         long t0 = System.nanoTime();
         // Every endpoint HEALTHY first: the last services of each partition are the last to be judged.
         List<EntityKey> sample = IntStream.of(0, SERVICES / 2, SERVICES - 1)
@@ -167,26 +163,6 @@ public final class TopologyLatencyBenchmark {
             ProcessStats.peakRssBytes() >> 20, OWN_PROCESS ? " (benchmark JVM), " + (process.peakRssBytes() >> 20) + " MB (topology)" : "");
       }
     }
-  }
-
-  private static void awaitConsumed(EmbeddedKafka kafka, String group, String topic, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    try (Admin admin = kafka.admin()) {
-      while (System.nanoTime() < deadline) {
-        Map<TopicPartition, OffsetAndMetadata> committed =
-            admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions()
-            .forEach(info -> latest.put(new TopicPartition(topic, info.partition()), OffsetSpec.latest()));
-        var ends = admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS);
-        if (ends.entrySet().stream().allMatch(e -> committed.containsKey(e.getKey())
-            && committed.get(e.getKey()).offset() >= e.getValue().offset())) {
-          return;
-        }
-        Thread.sleep(100);
-      }
-    }
-    throw new IllegalStateException(group + " did not read " + topic + " within " + timeout);
   }
 
   private static long flip(KafkaProducer<String, ProbeResult> probes, StateWatcher watcher, EntityKey key,

@@ -105,11 +105,9 @@ class AnyClientProbesIT {
         }
 
         awaitStates(stack, services, EntityKind.ENDPOINT, HealthStatus.HEALTHY);
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (count(meters, "healthmesh.probes.applied") < 3 * PROBES && System.nanoTime() < deadline) {
-          Thread.sleep(100);
-        }
         // Nothing lost: in = applied + dead-lettered + ignored.
+        org.awaitility.Awaitility.await("every probe applied").atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(100)).until(() -> count(meters, "healthmesh.probes.applied") >= 3 * PROBES);
         assertThat(count(meters, "healthmesh.probes.applied")).isEqualTo(3 * PROBES);
         assertThat(meters.find("healthmesh.dead.letters").counters()).allSatisfy(c -> assertThat(c.count()).isZero());
         assertThat(count(meters, "healthmesh.probes.ignored")).isZero();
@@ -152,35 +150,19 @@ class AnyClientProbesIT {
   }
 
   private static void awaitStates(Stack stack, List<String> services, EntityKind kind, HealthStatus status) {
-    Map<String, HealthStatus> latest = new HashMap<>();
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (System.nanoTime() < deadline) {
-      latest.clear();
-      Stack.healthStates(stack.kafka.bootstrapServers(), stack.client).forEach((key, value) -> {
-        if (key.getKind() == kind) {
-          latest.put(key.getName(), value.getStatus());
-        }
-      });
-      boolean all = services.stream().allMatch(s -> {
-        HealthStatus st = latest.get(kind == EntityKind.ENDPOINT ? s + "/vm-1" : s);
-        return st != null && (status == null || st == status);
-      });
-      if (all) {
-        return;
-      }
-      sleep(200);
-    }
-    throw new AssertionError(kind + " states of " + services + " not " + (status == null ? "published" : status)
-        + " in 60 s: " + latest);
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
+    org.awaitility.Awaitility.await(kind + " states of " + services + " " + (status == null ? "published" : status))
+        .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+          Map<String, HealthStatus> latest = new HashMap<>();
+          Stack.healthStates(stack.kafka.bootstrapServers(), stack.client).forEach((key, value) -> {
+            if (key.getKind() == kind) {
+              latest.put(key.getName(), value.getStatus());
+            }
+          });
+          return services.stream().allMatch(s -> {
+            HealthStatus st = latest.get(kind == EntityKind.ENDPOINT ? s + "/vm-1" : s);
+            return st != null && (status == null || st == status);
+          });
+        });
   }
 
   private static BackendService backendService(String name) {

@@ -112,7 +112,12 @@ class RegistryOutageIT {
           edge.awaitReady(Duration.ofSeconds(60));
           SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", edge.port()));
           resolver.setTimeout(Duration.ofSeconds(2));
-          Thread.sleep(2_000); // the configuration is read before probes flow
+          // The configuration is read before probes flow: record sets, the external endpoints they
+          // check (through the topology's own repartition topic) and services.
+          org.awaitility.Awaitility.await("the configuration read").atMost(Duration.ofSeconds(60)).until(() ->
+              kafka.consumed("registry-outage-it", Topics.RESOURCE_RECORD_SETS.name())
+                  && kafka.consumed("registry-outage-it", "registry-outage-it-external-endpoints-repartition")
+                  && kafka.consumed("registry-outage-it", Topics.BACKEND_SERVICES.name()));
           for (int i = 0; i < 2; i++) {
             w.send(Topics.PROBE_RESULTS.name(), "10.0.0.1", probe(null, "10.0.0.1", true));
             w.send(Topics.PROBE_RESULTS.name(), "10.0.0.2", probe(null, "10.0.0.2", true));
@@ -266,20 +271,15 @@ class RegistryOutageIT {
   }
 
   private static Map<String, HealthStatus> awaitStates(EmbeddedKafka kafka, SchemaRegistryClient registry,
-      java.util.function.Predicate<Map<String, HealthStatus>> done) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-    Map<String, HealthStatus> latest = new HashMap<>();
-    while (System.nanoTime() < deadline) {
-      latest = new HashMap<>();
-      for (Map.Entry<EntityKey, HealthState> e : states(kafka, registry).entrySet()) {
-        latest.put(e.getKey().getKind() + "/" + e.getKey().getName(), e.getValue().getStatus());
-      }
-      if (done.test(latest)) {
-        return latest;
-      }
-      Thread.sleep(300);
-    }
-    throw new AssertionError("health states not as expected after 90 s: " + latest);
+      java.util.function.Predicate<Map<String, HealthStatus>> done) {
+    return org.awaitility.Awaitility.await("health states as expected").atMost(Duration.ofSeconds(90))
+        .pollInterval(Duration.ofMillis(300)).until(() -> {
+          Map<String, HealthStatus> latest = new HashMap<>();
+          for (Map.Entry<EntityKey, HealthState> e : states(kafka, registry).entrySet()) {
+            latest.put(e.getKey().getKind() + "/" + e.getKey().getName(), e.getValue().getStatus());
+          }
+          return latest;
+        }, done);
   }
 
   private static HealthState latestState(EmbeddedKafka kafka, SchemaRegistryClient registry, EntityKind kind,
@@ -295,13 +295,8 @@ class RegistryOutageIT {
     return Stack.readNow(kafka.bootstrapServers(), topic);
   }
 
-  private static void await(BooleanSupplier ok, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (!ok.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(what + ": not after 60 s");
-      }
-      Thread.sleep(300);
-    }
+  private static void await(BooleanSupplier ok, String what) {
+    org.awaitility.Awaitility.await(what).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
+        .until(ok::getAsBoolean);
   }
 }

@@ -93,7 +93,7 @@ public final class Replayer {
     p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, "replay:9092");
     p.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, "http://replay");
     p.setProperty(StreamsSettings.STATE_DIR, state.toString());
-    p.setProperty(StreamsSettings.IN_MEMORY_STORES, "true");
+    p.setProperty(StreamsSettings.CHANGELOGS, "false");
     StreamsSettings settings = StreamsSettings.from(p);
     long first = inputs.stream().mapToLong(Input::timestamp).filter(t -> t != Long.MIN_VALUE).min().orElse(0);
     // One task holds every key in a TopologyTestDriver: as one partition, no probe needs moving.

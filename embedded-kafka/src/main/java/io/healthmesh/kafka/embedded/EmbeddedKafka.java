@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -21,6 +22,9 @@ import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
@@ -68,6 +72,28 @@ public final class EmbeddedKafka implements AutoCloseable {
   /** A new admin client for this broker; the caller closes it. */
   public Admin admin() {
     return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+  }
+
+  /**
+   * Whether {@code group} has committed offsets at the end of every partition of {@code topic}:
+   * everything written to it so far has been read and its results committed.
+   */
+  public boolean consumed(String group, String topic) {
+    try (Admin admin = admin()) {
+      Map<TopicPartition, OffsetAndMetadata> committed =
+          admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+      admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions()
+          .forEach(info -> latest.put(new TopicPartition(topic, info.partition()), OffsetSpec.latest()));
+      return admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).entrySet().stream()
+          .allMatch(e -> e.getValue().offset() == 0 || committed.containsKey(e.getKey())
+              && committed.get(e.getKey()).offset() >= e.getValue().offset());
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   @Override
