@@ -52,6 +52,11 @@ public final class EdgeState {
   private final Map<String, RecordSetEntry> entries = new HashMap<>();
   private final Map<String, Placement> placements = new HashMap<>();
   private final Map<String, ZoneBuild> builds = new HashMap<>();
+  /**
+   * Record sets read before their zone whose zone, once it came, forbids them (a failover or a
+   * load-balancer check in a public zone: R-FO-6, R-DNSHC-5): kept, but not served while it does.
+   */
+  private final Set<String> blocked = new java.util.HashSet<>();
   private final PlanBuilder.Targets targets = new PlanBuilder.Targets() {
     @Override
     public ForwardingRule forwardingRule(String name) {
@@ -86,20 +91,59 @@ public final class EdgeState {
     return !dirtyRecordSets.isEmpty() || !dirtyZones.isEmpty();
   }
 
+  /**
+   * A zone version that would break record sets in force in it (making a private zone with a
+   * failover public, say) is rejected: the previous version stays. A zone read for the first time
+   * after its record sets cannot be compared with anything, so it is served and the record sets it
+   * forbids are not, whatever order the topics were read in.
+   */
   public void zone(String name, ManagedZone zone) {
     if (zone != null && !accepted("zone " + name, DnsConfigRules.zone(name, zone))) {
       return;
     }
-    if (!Objects.equals(put(zones, name, zone), zone)) {
-      dirtyZones.add(name);
+    ManagedZone before = zones.get(name);
+    if (Objects.equals(before, zone)) {
+      return;
     }
+    // Record sets in force were checked against the version before; only these fields can change that.
+    boolean sameRules = before != null && zone != null && before.getZoneType() == zone.getZoneType()
+        && before.getVisibility() == zone.getVisibility() && before.getDnssecEnabled() == zone.getDnssecEnabled();
+    Map<String, List<String>> conflicts = zone == null || sameRules ? Map.of() : conflicts(name, zone);
+    if (before != null && !conflicts.isEmpty() && !accepted("zone " + name, conflicts.entrySet().stream()
+        .flatMap(e -> e.getValue().stream().map(p -> "record set " + e.getKey() + " in force: " + p)).toList())) {
+      return;
+    }
+    put(zones, name, zone);
+    dirtyZones.add(name);
+    for (String key : sameRules ? List.<String>of() : byZone.get(name)) {
+      boolean block = conflicts.containsKey(key);
+      if (block ? blocked.add(key) : blocked.remove(key)) {
+        dirtyRecordSets.add(key);
+        if (block) {
+          accepted("record set " + key + " (read before its zone)", conflicts.get(key));
+        }
+      }
+    }
+  }
+
+  /** The problems each record set in force in the zone would have under {@code zone}. */
+  private Map<String, List<String>> conflicts(String name, ManagedZone zone) {
+    Map<String, List<String>> conflicts = new java.util.TreeMap<>();
+    for (String key : byZone.get(name)) {
+      List<String> problems = DnsConfigRules.policyInZone(key, recordSets.get(key), zone);
+      if (!problems.isEmpty()) {
+        conflicts.put(key, problems);
+      }
+    }
+    return conflicts;
   }
 
   /** A record set that breaks a rule is not served; the previous valid version stays in force. */
   public void recordSet(String key, ResourceRecordSet rrs, long offset) {
-    if (rrs != null && !accepted("record set " + key, DnsConfigRules.recordSet(key, rrs, null))) {
+    if (rrs != null && !accepted("record set " + key, problems(key, rrs))) {
       return;
     }
+    blocked.remove(key);
     ResourceRecordSet before = put(recordSets, key, rrs);
     put(recordSetOffsets, key, rrs == null ? null : offset);
     if (before != null) {
@@ -111,6 +155,16 @@ public final class EdgeState {
       byZone.add(rrs.getZone(), key);
     }
     dirtyRecordSets.add(key);
+  }
+
+  /** Its own rules, and those of the zone in force (R-FO-6, R-DNSHC-5, ...) when that is known. */
+  private List<String> problems(String key, ResourceRecordSet rrs) {
+    List<String> problems = DnsConfigRules.recordSet(key, rrs, null);
+    ManagedZone zone = zones.get(rrs.getZone());
+    if (problems.isEmpty() && zone != null) {
+      problems = DnsConfigRules.policyInZone(key, rrs, zone);
+    }
+    return problems;
   }
 
   /** Configuration records ignored because they broke a rule. */
@@ -199,7 +253,7 @@ public final class EdgeState {
   private void update(String key) {
     RecordSetEntry entry = null;
     Placement placement = null;
-    ResourceRecordSet rrs = recordSets.get(key);
+    ResourceRecordSet rrs = blocked.contains(key) ? null : recordSets.get(key);
     if (rrs != null) {
       try {
         Name owner = Name.fromString(rrs.getName(), Name.root);

@@ -2,11 +2,17 @@ package io.healthmesh.edge.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.healthmesh.config.GeoItem;
+import io.healthmesh.config.GeoPolicy;
+import io.healthmesh.config.HealthCheckedTargets;
+import io.healthmesh.config.LoadBalancerTarget;
 import io.healthmesh.config.ManagedZone;
+import io.healthmesh.config.PrimaryBackupPolicy;
 import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.config.RoutingPolicy;
 import io.healthmesh.config.WrrItem;
 import io.healthmesh.config.WrrPolicy;
+import io.healthmesh.config.ZoneVisibility;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.xbill.DNS.Name;
@@ -36,6 +42,67 @@ class EdgeStateTest {
         .setNetworks(List.of("10.0.0.0/33")).build());
     assertThat(state.rejected()).isEqualTo(1);
     assertThat(state.snapshot(true).zones()).isEmpty();
+  }
+
+  @Test
+  void keepsAPrivateZone_whenANewVersionWouldMakeItPublicUnderItsFailover_R_FO_6() {
+    EdgeState state = new EdgeState();
+    state.zone("internal", zone(ZoneVisibility.PRIVATE));
+    state.recordSet(FAILOVER_KEY, failover(), 1);
+    state.zone("internal", zone(ZoneVisibility.PUBLIC));
+
+    assertThat(state.rejected()).isEqualTo(1);
+    Zone served = state.snapshot(true).zones().get(0);
+    assertThat(served.config().getVisibility()).as("the previous version stays in force").isEqualTo(ZoneVisibility.PRIVATE);
+    assertThat(served.types(Name.fromConstantString("db.example.internal.")).get(Type.A)).isNotNull();
+  }
+
+  @Test
+  void rejectsAFailoverOrLoadBalancerCheck_whenItsZoneInForceIsPublic_R_FO_6_R_DNSHC_5() {
+    EdgeState state = new EdgeState();
+    state.zone("internal", zone(ZoneVisibility.PUBLIC));
+    state.recordSet(FAILOVER_KEY, failover(), 1);
+    ResourceRecordSet lbChecked = ResourceRecordSet.newBuilder(wrr(10)).setRoutingPolicy(RoutingPolicy.newBuilder()
+        .setWrr(WrrPolicy.newBuilder().setItems(List.of(WrrItem.newBuilder().setWeight(10).setRrdatas(List.of("10.1.0.1"))
+            .setHealthCheckedTargets(lbTargets()).build())).build()).build()).build();
+    state.recordSet(KEY, lbChecked, 2);
+
+    assertThat(state.rejected()).isEqualTo(2);
+    assertThat(state.snapshot(true).zones().get(0).recordSets()).isZero();
+  }
+
+  @Test
+  void servesTheZoneButNotWhatItForbids_whenItArrivesAfterItsRecordSets_andServesThemAgainWhenAllowed() {
+    EdgeState state = new EdgeState();
+    state.recordSet(FAILOVER_KEY, failover(), 1);
+    state.zone("internal", zone(ZoneVisibility.PUBLIC));
+    assertThat(state.rejected()).isEqualTo(1);
+    assertThat(state.snapshot(true).zones().get(0).recordSets()).as("as if read in the other order").isZero();
+
+    state.zone("internal", null);
+    state.zone("internal", zone(ZoneVisibility.PRIVATE));
+    assertThat(state.snapshot(true).zones().get(0).types(Name.fromConstantString("db.example.internal.")))
+        .as("a private zone allows it").isNotNull();
+  }
+
+  private static final String FAILOVER_KEY = "internal/db.example.internal./A";
+
+  private static ManagedZone zone(ZoneVisibility visibility) {
+    return ManagedZone.newBuilder().setName("internal").setDnsName("example.internal.").setVisibility(visibility)
+        .setNetworks(visibility == ZoneVisibility.PRIVATE ? List.of("127.0.0.0/8") : List.of()).build();
+  }
+
+  private static HealthCheckedTargets lbTargets() {
+    return HealthCheckedTargets.newBuilder().setInternalLoadBalancers(List.of(
+        LoadBalancerTarget.newBuilder().setForwardingRule("fr-db").build())).build();
+  }
+
+  private static ResourceRecordSet failover() {
+    return ResourceRecordSet.newBuilder().setZone("internal").setName("db.example.internal.").setType("A")
+        .setRoutingPolicy(RoutingPolicy.newBuilder().setPrimaryBackup(PrimaryBackupPolicy.newBuilder()
+            .setPrimaryTargets(lbTargets()).setTrickleTraffic(0).setBackupGeoTargets(GeoPolicy.newBuilder()
+                .setItems(List.of(GeoItem.newBuilder().setLocation("us-east1").setRrdatas(List.of("10.2.0.1")).build()))
+                .build()).build()).build()).build();
   }
 
   private static ResourceRecordSet wrr(int weight) {
