@@ -60,10 +60,7 @@ class FailureDetectionTest {
 
   @Test
   void streamsPropertiesCarryTheTimeouts_andOverridesStillWin() {
-    Properties p = new Properties();
-    p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, "127.0.0.1:9092");
-    p.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, "http://127.0.0.1:8081");
-    p.setProperty(StreamsSettings.FAILURE_DETECTION_MS, "4000");
+    Properties p = withFailureDetection("4000");
     Properties streams = StreamsSettings.from(p).streamsProperties(TUNED);
 
     assertThat(streams.get(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG)).isEqualTo(4000);
@@ -75,12 +72,15 @@ class FailureDetectionTest {
 
   @Test
   void settingIsRejected_whenBelowOneSecond() {
-    Properties p = new Properties();
-    p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, "127.0.0.1:9092");
-    p.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, "http://127.0.0.1:8081");
-    p.setProperty(StreamsSettings.FAILURE_DETECTION_MS, "500");
+    Properties p = withFailureDetection("500");
 
     assertThatThrownBy(() -> StreamsSettings.from(p)).hasMessageContaining(StreamsSettings.FAILURE_DETECTION_MS);
+  }
+
+  private static Properties withFailureDetection(String millis) {
+    Properties p = Harness.props();
+    p.setProperty(StreamsSettings.FAILURE_DETECTION_MS, millis);
+    return p;
   }
 
   @Test
