@@ -14,10 +14,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +37,7 @@ public final class HealthStreamsApp implements AutoCloseable {
       Duration timeout) {
     BrokerLimits broker;
     int partitions;
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
+    try (Admin admin = Admin.create(adminConfig(settings))) {
       partitions = checkCoPartitioned(admin, settings);
       broker = BrokerLimits.read(admin);
     }
@@ -65,6 +65,11 @@ public final class HealthStreamsApp implements AutoCloseable {
     HealthStreamsApp app = new HealthStreamsApp(streams);
     app.awaitRunning(timeout);
     return app;
+  }
+
+  /** The same client settings as Kafka Streams' own admin client: security, {@code streams.admin.*} overrides. */
+  static Map<String, Object> adminConfig(StreamsSettings settings) {
+    return new StreamsConfig(settings.streamsProperties()).getAdminConfigs(settings.applicationId() + "-startup");
   }
 
   /**

@@ -77,6 +77,17 @@ class FailureDetectionTest {
     assertThatThrownBy(() -> StreamsSettings.from(p)).hasMessageContaining(StreamsSettings.FAILURE_DETECTION_MS);
   }
 
+  @Test
+  void brokerLimitsAreAskedWithTheClientsSecuritySettings_whenTheClusterNeedsThem() {
+    Properties p = Harness.props();
+    p.setProperty("streams.security.protocol", "SASL_SSL");
+    p.setProperty("streams.sasl.mechanism", "SCRAM-SHA-512");
+
+    Map<String, Object> admin = HealthStreamsApp.adminConfig(StreamsSettings.from(p));
+    assertThat(admin).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+        .containsEntry("bootstrap.servers", "127.0.0.1:9");
+  }
+
   private static Properties withFailureDetection(String millis) {
     Properties p = Harness.props();
     p.setProperty(StreamsSettings.FAILURE_DETECTION_MS, millis);
