@@ -22,6 +22,8 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
@@ -47,6 +49,17 @@ public final class HealthTopology {
   private HealthTopology() {}
 
   /**
+   * Refuses a topology with an internal topic or store named by Kafka Streams: such a name is
+   * made from the node's position, so a change elsewhere in the topology would rename a changelog
+   * or repartition topic under a running deployment and lose its state.
+   */
+  static TopologyConfig topologyConfig(StreamsSettings settings) {
+    java.util.Properties p = settings.streamsProperties();
+    p.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    return new TopologyConfig(new StreamsConfig(p));
+  }
+
+  /**
    * @param probePartitions partitions of {@code probe-results}: external endpoints' configuration
    *     is moved to the same number of partitions so that it meets their probes
    */
@@ -54,7 +67,7 @@ public final class HealthTopology {
       int probePartitions) {
     TopologySerdes serdes = new TopologySerdes(registry);
     Metrics metrics = new Metrics(meters);
-    StreamsBuilder builder = new StreamsBuilder();
+    StreamsBuilder builder = new StreamsBuilder(topologyConfig(settings));
     addStores(builder, serdes, settings.changelogs(), settings.endpointWrites());
 
     // 1. Probe results and backend services, both keyed (and so partitioned) by backend service;
