@@ -14,6 +14,7 @@ import io.healthmesh.config.HealthAggregationPolicy;
 import io.healthmesh.config.HealthSource;
 import io.healthmesh.internal.ExternalEndpointRef;
 import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.events.DeadLetter;
 import io.healthmesh.schemas.Topic;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.AggregateInput.Kind;
@@ -25,6 +26,7 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -157,21 +159,32 @@ public final class HealthTopology {
     return stream.process(() -> new OriginTagger(kind), Named.as("tag-" + topic.name()));
   }
 
+  /** One branch per kind of output; what matches none (input for the next stage) goes nowhere. */
   private static void publish(KStream<String, Out> outputs, SchemaRegistryClient registry) {
-    outputs.filter((k, out) -> out instanceof Out.State)
-        .process(PublishTime::new, Named.as("stamp-publish-time"))
-        .to(Topics.HEALTH_STATE.name(), produced(Topics.HEALTH_STATE, registry));
-    outputs.filter((k, out) -> out instanceof Out.Transition)
-        .map((k, out) -> KeyValue.pair(((Out.Transition) out).key(), ((Out.Transition) out).transition()))
-        .to(Topics.HEALTH_TRANSITIONS.name(), produced(Topics.HEALTH_TRANSITIONS, registry));
-    for (Topic<String, ?> dlq : java.util.List.of(Topics.PROBE_RESULTS_DLQ, Topics.CONFIG_DLQ)) {
-      outputs.filter((k, out) -> out instanceof Out.DeadLettered d && d.topic().equals(dlq.name()))
-          .map((k, out) -> KeyValue.pair(((Out.DeadLettered) out).key(), ((Out.DeadLettered) out).letter()))
-          .to(dlq.name(), produced(Topics.PROBE_RESULTS_DLQ, registry));
-    }
-    outputs.filter((k, out) -> out instanceof Out.Failover)
-        .map((k, out) -> KeyValue.pair(((Out.Failover) out).consumer(), ((Out.Failover) out).decision()))
-        .to(Topics.CONSUMER_FAILOVER.name(), produced(Topics.CONSUMER_FAILOVER, registry));
+    outputs.split(Named.as("publish-"))
+        .branch((k, out) -> out instanceof Out.State, Branched.withConsumer(states -> states
+            .process(PublishTime::new, Named.as("stamp-publish-time"))
+            .to(Topics.HEALTH_STATE.name(), produced(Topics.HEALTH_STATE, registry)), "states"))
+        .branch((k, out) -> out instanceof Out.Transition, Branched.withConsumer(transitions -> transitions
+            .map((k, out) -> KeyValue.pair(((Out.Transition) out).key(), ((Out.Transition) out).transition()))
+            .to(Topics.HEALTH_TRANSITIONS.name(), produced(Topics.HEALTH_TRANSITIONS, registry)), "transitions"))
+        .branch((k, out) -> deadLetterFor(out, Topics.PROBE_RESULTS_DLQ),
+            Branched.withConsumer(letters -> deadLetters(letters, Topics.PROBE_RESULTS_DLQ, registry), "probe-dead-letters"))
+        .branch((k, out) -> deadLetterFor(out, Topics.CONFIG_DLQ),
+            Branched.withConsumer(letters -> deadLetters(letters, Topics.CONFIG_DLQ, registry), "config-dead-letters"))
+        .branch((k, out) -> out instanceof Out.Failover, Branched.withConsumer(failovers -> failovers
+            .map((k, out) -> KeyValue.pair(((Out.Failover) out).consumer(), ((Out.Failover) out).decision()))
+            .to(Topics.CONSUMER_FAILOVER.name(), produced(Topics.CONSUMER_FAILOVER, registry)), "failovers"))
+        .noDefaultBranch();
+  }
+
+  private static boolean deadLetterFor(Out out, Topic<String, ?> dlq) {
+    return out instanceof Out.DeadLettered d && d.topic().equals(dlq.name());
+  }
+
+  private static void deadLetters(KStream<String, Out> letters, Topic<String, DeadLetter> dlq, SchemaRegistryClient registry) {
+    letters.map((k, out) -> KeyValue.pair(((Out.DeadLettered) out).key(), ((Out.DeadLettered) out).letter()))
+        .to(dlq.name(), produced(dlq, registry));
   }
 
   private static <K, V extends org.apache.avro.specific.SpecificRecord> Produced<K, V> produced(
