@@ -110,6 +110,105 @@ class ConfigCommandsIT {
 
   @Test
   @Order(6)
+  void showsAndRepairsTheVersionTheEdgesKeepInForce_whenTheLatestRecordBreaksARule() throws Exception {
+    String key = "internal/api.example.internal./A";
+    String topic = ResourceKind.RESOURCE_RECORD_SET.topic().name();
+    io.healthmesh.schemas.SchemaRegistryClient client = new io.healthmesh.schemas.RestSchemaRegistryClient(cli.registry.url());
+    // The valid version as stored, then a version any producer may write that breaks R-WRR-1.
+    org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]> valid = latestRaw(topic, key);
+    io.healthmesh.config.ResourceRecordSet bad = (io.healthmesh.config.ResourceRecordSet) ResourceKind.RESOURCE_RECORD_SET
+        .topic().valueSerde(client).deserializer().deserialize(topic, valid.value());
+    bad.getRoutingPolicy().getWrr().getItems().get(0).setWeight(7500);
+    long badOffset;
+    try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.<String, Object>of(
+        "bootstrap.servers", cli.kafka.bootstrapServers()), new org.apache.kafka.common.serialization.StringSerializer(),
+        ResourceKind.RESOURCE_RECORD_SET.topic().valueSerde(client).serializer())) {
+      badOffset = producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, valid.partition(), key,
+          (org.apache.avro.specific.SpecificRecord) bad)).get().offset();
+    }
+    // What an edge writes when it rejects it (InForceAfterCompactionIT shows an edge doing so).
+    try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.<String, Object>of(
+        "bootstrap.servers", cli.kafka.bootstrapServers()), io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.keySerde(client)
+        .serializer(), io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.valueSerde(client).serializer())) {
+      producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.name(),
+          topic + "|" + key, io.healthmesh.events.ConfigInForce.newBuilder().setTopic(topic).setKey(key)
+              .setPartition(valid.partition()).setInForceOffset(valid.offset())
+              .setInForce(java.nio.ByteBuffer.wrap(valid.value())).setRejectedOffset(badOffset)
+              .setProblems(List.of("routingPolicy.wrr.items[0].weight: 7500 is outside 0..1000 (R-WRR-1)"))
+              .setRejectedAt(java.time.Instant.now()).build())).get();
+    }
+
+    Cli.Run get = cli.run("get", "rrs", key, "-o", "json");
+    assertThat(get.exit()).isZero();
+    assertThat(get.out()).as("the version in force, not the latest record").doesNotContain("7500");
+    assertThat(get.err()).contains("breaks a rule", "R-WRR-1", "the edges keep the version at offset " + valid.offset());
+
+    Cli.Run repair = cli.run("apply", "-f", DEMO.toString());
+    assertThat(repair.out()).contains("ResourceRecordSet/" + key + " repaired");
+    assertThat(cli.run("get", "rrs", key).err()).doesNotContain("breaks a rule");
+  }
+
+  @Test
+  @Order(7)
+  void leavesOutWhatTheTopologyRejected_soThatApplyIsNotBlockedByIt_R_CH_5() throws Exception {
+    String topic = ResourceKind.COMPOSITE_HEALTH_CHECK.topic().name();
+    io.healthmesh.schemas.SchemaRegistryClient client = new io.healthmesh.schemas.RestSchemaRegistryClient(cli.registry.url());
+    // Written past healthctl: a second composite on the destination of orders-use1-chc.
+    long offset;
+    int partition;
+    try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.<String, Object>of(
+        "bootstrap.servers", cli.kafka.bootstrapServers()), new org.apache.kafka.common.serialization.StringSerializer(),
+        ResourceKind.COMPOSITE_HEALTH_CHECK.topic().valueSerde(client).serializer())) {
+      var written = producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, "dup-chc",
+          (org.apache.avro.specific.SpecificRecord) io.healthmesh.config.CompositeHealthCheck.newBuilder().setName("dup-chc")
+              .setRegion("us-east1").setHealthSources(List.of("orders-use1-src")).setHealthDestination("fr-orders-use1")
+              .build())).get();
+      offset = written.offset();
+      partition = written.partition();
+    }
+    // What the topology writes when it rejects it (RejectionTest shows the topology doing so).
+    try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.<String, Object>of(
+        "bootstrap.servers", cli.kafka.bootstrapServers()), new org.apache.kafka.common.serialization.StringSerializer(),
+        io.healthmesh.schemas.Topics.CONFIG_DLQ.valueSerde(client).serializer())) {
+      producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(io.healthmesh.schemas.Topics.CONFIG_DLQ.name(),
+          "dup-chc", io.healthmesh.events.DeadLetter.newBuilder().setReason(io.healthmesh.events.DeadLetterReason.INVALID)
+              .setMessage("COMPOSITE dup-chc rejected, previous version stays: healthDestination: 'fr-orders-use1' is"
+                  + " already the destination of composite health check 'orders-use1-chc' (R-CH-5)")
+              .setSourceTopic(topic).setSourcePartition(partition).setSourceOffset(offset).build())).get();
+    }
+
+    Cli.Run get = cli.run("get", "chc");
+    assertThat(get.out()).contains("orders-use1-chc").doesNotContain("dup-chc");
+    assertThat(get.err()).contains("dup-chc", "rejected by the topology", "R-CH-5");
+    Cli.Run apply = cli.run("apply", "-f", DEMO.toString());
+    assertThat(apply.exit()).as(apply.err()).isZero();
+    assertThat(apply.out()).contains("CompositeHealthCheck/orders-use1-chc unchanged");
+  }
+
+  private org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]> latestRaw(String topic, String key) {
+    org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]> latest = null;
+    try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(java.util.Map.<String, Object>of(
+        "bootstrap.servers", cli.kafka.bootstrapServers(), "isolation.level", "read_committed"),
+        new org.apache.kafka.common.serialization.StringDeserializer(),
+        new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+      List<org.apache.kafka.common.TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+          .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      var end = consumer.endOffsets(partitions);
+      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+        for (var r : consumer.poll(java.time.Duration.ofMillis(200))) {
+          if (key.equals(r.key())) {
+            latest = r;
+          }
+        }
+      }
+    }
+    return latest;
+  }
+
+  @Test
+  @Order(8)
   void checksAgainstTheCluster_whenValidating() {
     String source = "kind: HealthSource\nname: s\nregion: us-east1\nbackendService: orders-use1\n"
         + "healthAggregationPolicy: majority-us-east1\n";
@@ -120,7 +219,7 @@ class ConfigCommandsIT {
   }
 
   @Test
-  @Order(7)
+  @Order(9)
   void refusesToDeleteAReferencedService_butDeletesItWithItsReferrers() throws Exception {
     var before = cli.endOffsets(CONFIG_TOPICS);
     Cli.Run refused = cli.run("delete", "bs", "orders-euw1");

@@ -7,6 +7,7 @@ import io.healthmesh.config.HealthAggregationPolicy;
 import io.healthmesh.config.HealthSource;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.events.ConfigInForce;
 import io.healthmesh.events.ConsumerFailover;
 import io.healthmesh.events.DeadLetter;
 import io.healthmesh.events.DnsDecision;
@@ -60,6 +61,12 @@ public final class Topics {
   /** Keyed by edge name; each edge's latest report of what it serves. */
   public static final Topic<String, EdgeStatus> EDGE_STATUS =
       new Topic<>("edge-status", String.class, EdgeStatus.class, true);
+  /**
+   * Keyed {@code <topic>|<record key>}: the version of a configuration record the edges keep in
+   * force because later ones broke a rule, so that it survives compaction (written by the edges).
+   */
+  public static final Topic<String, ConfigInForce> CONFIG_IN_FORCE =
+      new Topic<>("config-in-force", String.class, ConfigInForce.class, true);
 
   /**
    * Header of every {@code health-state} record: when the topology published it (epoch
@@ -72,7 +79,7 @@ public final class Topics {
       BACKEND_SERVICES, HEALTH_AGGREGATION_POLICIES, HEALTH_SOURCES, COMPOSITE_HEALTH_CHECKS,
       FORWARDING_RULES, MANAGED_ZONES, RESOURCE_RECORD_SETS, CONFIG_DLQ,
       PROBE_RESULTS, PROBE_RESULTS_DLQ, HEALTH_STATE, HEALTH_TRANSITIONS, CONSUMER_FAILOVER,
-      DNS_DECISIONS, EDGE_STATUS);
+      DNS_DECISIONS, EDGE_STATUS, CONFIG_IN_FORCE);
 
   private Topics() {}
 

@@ -25,6 +25,7 @@ import io.healthmesh.config.WrrPolicy;
 import io.healthmesh.config.ZoneType;
 import io.healthmesh.config.ZoneVisibility;
 import io.healthmesh.events.AddressHealth;
+import io.healthmesh.events.ConfigInForce;
 import io.healthmesh.events.ConsumerFailover;
 import io.healthmesh.events.DeadLetter;
 import io.healthmesh.events.DeadLetterReason;
@@ -105,7 +106,12 @@ final class Samples {
             .setLagRecords(3).setStalenessMillis(250)
             .setPartitions(List.of(EdgePartition.newBuilder().setTopic("health-state").setPartition(0).setServed(99)
                 .setEnd(103).build()))
-            .build())));
+            .build())),
+        Map.entry(Topics.CONFIG_IN_FORCE, new Sample("config.resource-record-set|internal/db.example.internal./A",
+            ConfigInForce.newBuilder().setTopic("config.resource-record-set").setKey("internal/db.example.internal./A")
+                .setInForceOffset(7).setInForce(java.nio.ByteBuffer.wrap(new byte[] {0, 0, 0, 0, 1, 2}))
+                .setRejectedOffset(9).setProblems(List.of("routingPolicy.wrr.items[0].weight: 2000 is outside 0..1000 (R-WRR-1)"))
+                .setRejectedAt(T).build())));
   }
 
   static EntityKey entity() {

@@ -49,15 +49,35 @@ public final class ConfigTopics {
     // Only an unreadable record that is still its key's latest matters; one followed by a good
     // record is history.
     Map<Resource.Ref, String> unreadable = new java.util.LinkedHashMap<>();
-    readAll(new TopicScan(client, false), registry, (kind, r, value) -> {
+    Map<Resource.Ref, InForceVersions.At> latest = new HashMap<>();
+    TopicScan scan = new TopicScan(client, false);
+    // The topology keeps the version before a record it rejected; so does the catalog.
+    Map<String, String> rejectedByTopology = InForceVersions.topologyRejections(scan, registry, warnings);
+    Map<Resource.Ref, String> rejected = new java.util.LinkedHashMap<>();
+    readAll(scan, registry, (kind, r, value) -> {
+      Resource.Ref ref = new Resource.Ref(kind, r.key());
+      String reason = rejectedByTopology.get(r.topic() + ":" + r.partition() + ":" + r.offset());
+      if (reason != null) {
+        rejected.put(ref, kind.kindName() + " " + r.key() + ": its latest record (" + r.topic() + "@" + r.partition()
+            + ":" + r.offset() + ") was rejected by the topology (" + reason + "); the version before it stays in force"
+            + " and is shown here, and applying " + kind.kindName() + " " + r.key() + " rewrites it");
+        return;
+      }
       catalog.put(new Resource(kind, r.key(), value, r.topic() + "@" + r.partition() + ":" + r.offset()));
-      unreadable.remove(new Resource.Ref(kind, r.key()));
+      unreadable.remove(ref);
+      rejected.remove(ref);
+      latest.put(ref, new InForceVersions.At(r.partition(), r.offset()));
     }, (kind, key, problem) -> {
       catalog.damaged(kind, key);
       unreadable.put(new Resource.Ref(kind, key), problem + "; the version before it stays in force, and applying "
           + kind.kindName() + " " + key + " rewrites it");
     });
     warnings.addAll(unreadable.values());
+    rejected.forEach((ref, warning) -> {
+      catalog.damaged(ref.kind(), ref.key());
+      warnings.add(warning);
+    });
+    InForceVersions.apply(catalog, latest, scan, registry, warnings);
     return catalog;
   }
 

@@ -30,6 +30,14 @@ import org.xbill.DNS.Type;
 public final class EdgeState {
   private static final Logger LOG = LoggerFactory.getLogger(EdgeState.class);
 
+  /**
+   * A configuration record that broke a rule and was not taken.
+   *
+   * @param inForce the version that stays in force, null when there is none
+   * @param inForceOffset its offset on the record's partition; -1 when there is none
+   */
+  public record Rejection(List<String> problems, Object inForce, long inForceOffset) {}
+
   /** An entity whose health routing reads. */
   private record Target(EntityKind kind, String name) {}
 
@@ -40,6 +48,8 @@ public final class EdgeState {
   private final Map<String, ResourceRecordSet> recordSets = new HashMap<>();
   private final Map<String, Long> recordSetOffsets = new HashMap<>();
   private final Map<String, ForwardingRule> forwardingRules = new HashMap<>();
+  private final Map<String, Long> zoneOffsets = new HashMap<>();
+  private final Map<String, Long> ruleOffsets = new HashMap<>();
   // By kind, then name: no key object per entity, which at 1,000,000 entities is 24 MB.
   private final Map<EntityKind, Map<String, HealthStatus>> health = new EnumMap<>(EntityKind.class);
   private final Map<String, Long> offsets = new HashMap<>();
@@ -97,23 +107,33 @@ public final class EdgeState {
    * after its record sets cannot be compared with anything, so it is served and the record sets it
    * forbids are not, whatever order the topics were read in.
    */
-  public void zone(String name, ManagedZone zone) {
-    if (zone != null && !accepted("zone " + name, DnsConfigRules.zone(name, zone))) {
-      return;
-    }
+  public Rejection zone(String name, ManagedZone zone) {
+    return zone(name, zone, -1);
+  }
+
+  /** @return why it was not taken, or null when it was */
+  public Rejection zone(String name, ManagedZone zone, long offset) {
     ManagedZone before = zones.get(name);
+    List<String> problems = zone == null ? List.of() : DnsConfigRules.zone(name, zone);
+    if (!accepted("zone " + name, problems)) {
+      return new Rejection(problems, before, zoneOffsets.getOrDefault(name, -1L));
+    }
     if (Objects.equals(before, zone)) {
-      return;
+      put(zoneOffsets, name, zone == null ? null : offset);
+      return null;
     }
     // Record sets in force were checked against the version before; only these fields can change that.
     boolean sameRules = before != null && zone != null && before.getZoneType() == zone.getZoneType()
         && before.getVisibility() == zone.getVisibility() && before.getDnssecEnabled() == zone.getDnssecEnabled();
     Map<String, List<String>> conflicts = zone == null || sameRules ? Map.of() : conflicts(name, zone);
-    if (before != null && !conflicts.isEmpty() && !accepted("zone " + name, conflicts.entrySet().stream()
-        .flatMap(e -> e.getValue().stream().map(p -> "record set " + e.getKey() + " in force: " + p)).toList())) {
-      return;
+    List<String> breaking = conflicts.entrySet().stream()
+        .flatMap(e -> e.getValue().stream().map(p -> "record set " + e.getKey() + " in force: " + p)).toList();
+    if (before != null && !breaking.isEmpty()) {
+      accepted("zone " + name, breaking);
+      return new Rejection(breaking, before, zoneOffsets.getOrDefault(name, -1L));
     }
     put(zones, name, zone);
+    put(zoneOffsets, name, zone == null ? null : offset);
     dirtyZones.add(name);
     for (String key : sameRules ? List.<String>of() : byZone.get(name)) {
       boolean block = conflicts.containsKey(key);
@@ -124,6 +144,7 @@ public final class EdgeState {
         }
       }
     }
+    return null;
   }
 
   /** The problems each record set in force in the zone would have under {@code zone}. */
@@ -139,9 +160,10 @@ public final class EdgeState {
   }
 
   /** A record set that breaks a rule is not served; the previous valid version stays in force. */
-  public void recordSet(String key, ResourceRecordSet rrs, long offset) {
-    if (rrs != null && !accepted("record set " + key, problems(key, rrs))) {
-      return;
+  public Rejection recordSet(String key, ResourceRecordSet rrs, long offset) {
+    List<String> problems = rrs == null ? List.of() : problems(key, rrs);
+    if (!accepted("record set " + key, problems)) {
+      return new Rejection(problems, recordSets.get(key), recordSetOffsets.getOrDefault(key, -1L));
     }
     blocked.remove(key);
     ResourceRecordSet before = put(recordSets, key, rrs);
@@ -155,6 +177,7 @@ public final class EdgeState {
       byZone.add(rrs.getZone(), key);
     }
     dirtyRecordSets.add(key);
+    return null;
   }
 
   /** Its own rules, and those of the zone in force (R-FO-6, R-DNSHC-5, ...) when that is known. */
@@ -182,14 +205,22 @@ public final class EdgeState {
   }
 
   /** A rule is known by its key, which routing and health both use as its name. */
-  public void forwardingRule(String name, ForwardingRule rule) {
-    if (rule != null && !accepted("forwarding rule " + name, name.equals(rule.getName()) ? List.of()
-        : List.of("name: '" + rule.getName() + "' differs from the record key '" + name + "'"))) {
-      return;
+  public Rejection forwardingRule(String name, ForwardingRule rule) {
+    return forwardingRule(name, rule, -1);
+  }
+
+  /** @return why it was not taken, or null when it was */
+  public Rejection forwardingRule(String name, ForwardingRule rule, long offset) {
+    List<String> problems = rule == null || name.equals(rule.getName()) ? List.of()
+        : List.of("name: '" + rule.getName() + "' differs from the record key '" + name + "'");
+    if (!accepted("forwarding rule " + name, problems)) {
+      return new Rejection(problems, forwardingRules.get(name), ruleOffsets.getOrDefault(name, -1L));
     }
+    put(ruleOffsets, name, rule == null ? null : offset);
     if (!Objects.equals(put(forwardingRules, name, rule), rule)) {
       dirtyRecordSets.addAll(dependents.get(new Target(EntityKind.FORWARDING_RULE, name)));
     }
+    return null;
   }
 
   /** {@code status} null: the entity is gone, so its health is UNKNOWN again. @return whether it changed */

@@ -3,6 +3,7 @@ package io.healthmesh.edge.state;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.events.ConfigInForce;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
@@ -30,6 +31,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Serializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +47,7 @@ public final class TopicFollower implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TopicFollower.class);
   private static final Set<EntityKind> DNS_TARGETS = Set.of(EntityKind.FORWARDING_RULE, EntityKind.EXTERNAL_ENDPOINT);
   private static final List<String> TOPICS = List.of(Topics.MANAGED_ZONES.name(), Topics.RESOURCE_RECORD_SETS.name(),
-      Topics.FORWARDING_RULES.name(), Topics.HEALTH_STATE.name());
+      Topics.FORWARDING_RULES.name(), Topics.HEALTH_STATE.name(), Topics.CONFIG_IN_FORCE.name());
 
   private final Map<String, Object> consumerProps;
   private EdgeState state = new EdgeState();
@@ -55,6 +57,10 @@ public final class TopicFollower implements AutoCloseable {
   private final AvroDeserializer<ForwardingRule> rules;
   private final AvroDeserializer<EntityKey> keys;
   private final AvroDeserializer<HealthState> states;
+  private final AvroDeserializer<ConfigInForce> inForce;
+  private final Map<String, Serializer<Object>> encoders = new HashMap<>();
+  private final LedgerWriter ledgerWriter;
+  private InForceLedger ledger;
   private final Thread thread;
   private final long maxDelayNanos;
   private final ChangeLatency latency;
@@ -85,6 +91,11 @@ public final class TopicFollower implements AutoCloseable {
     this.rules = new AvroDeserializer<>(registry, ForwardingRule.class);
     this.keys = new AvroDeserializer<>(registry, EntityKey.class);
     this.states = new AvroDeserializer<>(registry, HealthState.class);
+    this.inForce = new AvroDeserializer<>(registry, ConfigInForce.class);
+    encoders.put(Topics.MANAGED_ZONES.name(), encoder(Topics.MANAGED_ZONES, registry));
+    encoders.put(Topics.RESOURCE_RECORD_SETS.name(), encoder(Topics.RESOURCE_RECORD_SETS, registry));
+    encoders.put(Topics.FORWARDING_RULES.name(), encoder(Topics.FORWARDING_RULES, registry));
+    this.ledgerWriter = new LedgerWriter(kafkaProps, registry, meters);
     this.thread = new Thread(this::follow, "edge-topic-follower");
     thread.setDaemon(true);
     this.maxDelayNanos = maxDelay.toNanos();
@@ -161,6 +172,8 @@ public final class TopicFollower implements AutoCloseable {
         // this edge was cut off does not linger; the last snapshot answers until the read is whole.
         rejectedEarlier += state.rejected();
         state = new EdgeState(state.version());
+        boolean ledgerFollowed = partitions.stream().anyMatch(tp -> tp.topic().equals(Topics.CONFIG_IN_FORCE.name()));
+        ledger = new InForceLedger(ledgerFollowed ? ledgerWriter::write : (k, v) -> {});
         boolean whole = false;
         boolean force = false;
         long unserved = 0;
@@ -259,17 +272,22 @@ public final class TopicFollower implements AutoCloseable {
   private boolean apply(ConsumerRecord<byte[], byte[]> r) {
     try {
       String key = r.key() == null ? "" : new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
-      switch (r.topic()) {
-        case "config.managed-zone" -> state.zone(key, r.value() == null ? null : zones.deserialize(r.topic(), r.value()));
-        case "config.resource-record-set" -> state.recordSet(key,
-            r.value() == null ? null : recordSets.deserialize(r.topic(), r.value()), r.offset());
-        case "config.forwarding-rule" -> state.forwardingRule(key,
-            r.value() == null ? null : rules.deserialize(r.topic(), r.value()));
-        default -> {
-          return health(r);
-        }
+      if (r.topic().equals(Topics.CONFIG_IN_FORCE.name())) {
+        InForceLedger.Restore restore = ledger.read(key, r.value() == null ? null : inForce.deserialize(r.topic(), r.value()));
+        return restore != null && configure(restore.topic(), restore.key(), restore.value(), restore.offset()) == null;
       }
-      return true;
+      if (!encoders.containsKey(r.topic())) {
+        return health(r);
+      }
+      EdgeState.Rejection rejection = configure(r.topic(), key, r.value(), r.offset());
+      if (rejection == null) {
+        ledger.accepted(r.topic(), key, r.partition(), r.offset());
+        return true;
+      }
+      byte[] kept = rejection.inForce() == null ? null : encoders.get(r.topic()).serialize(r.topic(), rejection.inForce());
+      InForceLedger.Restore restore = ledger.rejected(r.topic(), key, r.partition(), r.offset(), rejection.problems(),
+          kept, rejection.inForceOffset());
+      return restore != null && configure(restore.topic(), restore.key(), restore.value(), restore.offset()) == null;
     } catch (RegistryUnavailableException e) {
       throw e; // only when closing: the registry client waits for the registry as long as it takes
     } catch (RuntimeException e) {
@@ -277,6 +295,21 @@ public final class TopicFollower implements AutoCloseable {
       LOG.warn("left out {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.toString());
       return false;
     }
+  }
+
+  /** Hands a configuration record's value to the state; null when it was taken. */
+  private EdgeState.Rejection configure(String topic, String key, byte[] value, long offset) {
+    return switch (topic) {
+      case "config.managed-zone" -> state.zone(key, value == null ? null : zones.deserialize(topic, value), offset);
+      case "config.resource-record-set" -> state.recordSet(key,
+          value == null ? null : recordSets.deserialize(topic, value), offset);
+      default -> state.forwardingRule(key, value == null ? null : rules.deserialize(topic, value), offset);
+    };
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Serializer<Object> encoder(io.healthmesh.schemas.Topic<String, ?> topic, SchemaRegistryClient registry) {
+    return (Serializer<Object>) (Serializer<?>) topic.valueSerde(registry).serializer();
   }
 
   private boolean health(ConsumerRecord<byte[], byte[]> r) {
@@ -300,6 +333,7 @@ public final class TopicFollower implements AutoCloseable {
   @Override
   public void close() {
     running = false;
+    ledgerWriter.close();
     KafkaConsumer<byte[], byte[]> c = consumer;
     if (c != null) {
       c.wakeup();
