@@ -71,7 +71,9 @@ public final class TopicCreator {
 
   private static String retention(Topic<?, ?> topic) {
     // Transitions are the audit trail (R-AUD-1): keep them until an operator decides otherwise.
-    if (topic == Topics.HEALTH_TRANSITIONS) {
+    // Configuration rejections say which version the topology keeps in force for as long as the
+    // rejected record is its key's latest (healthctl get, apply), however old it is; they are few.
+    if (topic == Topics.HEALTH_TRANSITIONS || topic == Topics.CONFIG_DLQ) {
       return "-1";
     }
     return String.valueOf(TimeUnit.DAYS.toMillis(7));
