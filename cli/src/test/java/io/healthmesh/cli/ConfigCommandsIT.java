@@ -185,6 +185,41 @@ class ConfigCommandsIT {
     assertThat(apply.out()).contains("CompositeHealthCheck/orders-use1-chc unchanged");
   }
 
+  @Test
+  @Order(10)
+  void showsNothing_whenNoVersionOfARecordSetIsInForce() throws Exception {
+    String key = "internal/new.example.internal./A";
+    String topic = ResourceKind.RESOURCE_RECORD_SET.topic().name();
+    io.healthmesh.schemas.SchemaRegistryClient client = new io.healthmesh.schemas.RestSchemaRegistryClient(cli.registry.url());
+    var written = sendRaw(client, topic, key, io.healthmesh.config.ResourceRecordSet.newBuilder().setZone("internal")
+        .setName("new.example.internal.").setType("A").setTtl(5).setRoutingPolicy(io.healthmesh.config.RoutingPolicy
+            .newBuilder().setWrr(io.healthmesh.config.WrrPolicy.newBuilder().setItems(List.of(io.healthmesh.config.WrrItem
+                .newBuilder().setWeight(7500).setRrdatas(List.of("10.9.9.9")).build())).build()).build()).build());
+    // What an edge writes when a record breaks a rule and nothing came before it.
+    try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.<String, Object>of(
+        "bootstrap.servers", cli.kafka.bootstrapServers()), io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.keySerde(client)
+        .serializer(), io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.valueSerde(client).serializer())) {
+      producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.name(),
+          topic + "|" + key, io.healthmesh.events.ConfigInForce.newBuilder().setTopic(topic).setKey(key)
+              .setPartition(written.partition()).setInForceOffset(-1).setInForce(null)
+              .setRejectedOffset(written.offset()).setProblems(List.of("weight 7500 (R-WRR-1)"))
+              .setRejectedAt(java.time.Instant.now()).build())).get();
+    }
+
+    Cli.Run get = cli.run("get", "rrs", key);
+    assertThat(get.exit()).as("not in force: not found").isEqualTo(1);
+    assertThat(get.err()).contains("no version of it is in force", "R-WRR-1");
+  }
+
+  private org.apache.kafka.clients.producer.RecordMetadata sendRaw(io.healthmesh.schemas.SchemaRegistryClient client,
+      String topic, String key, org.apache.avro.specific.SpecificRecord value) throws Exception {
+    try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.<String, Object>of(
+        "bootstrap.servers", cli.kafka.bootstrapServers()), new org.apache.kafka.common.serialization.StringSerializer(),
+        ResourceKind.RESOURCE_RECORD_SET.topic().valueSerde(client).serializer())) {
+      return producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, key, value)).get();
+    }
+  }
+
   private org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]> latestRaw(String topic, String key) {
     org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]> latest = null;
     try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(java.util.Map.<String, Object>of(

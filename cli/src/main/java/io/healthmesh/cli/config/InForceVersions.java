@@ -36,6 +36,14 @@ final class InForceVersions {
           || at.offset() > entry.getRejectedOffset()) {
         continue; // a later version was taken, or the entry is about another partition
       }
+      if (entry.getInForce() == null) {
+        catalog.put(new Resource(kind, entry.getKey(), null, entry.getTopic()));
+        warnings.add(kind.kindName() + " " + entry.getKey() + ": its latest record (" + entry.getTopic() + "@"
+            + at.partition() + ":" + at.offset() + ") breaks a rule (" + String.join("; ", entry.getProblems())
+            + ") and no version of it is in force: the edges serve nothing for it, so it is not shown; applying "
+            + kind.kindName() + " " + entry.getKey() + " writes a valid one");
+        continue;
+      }
       ByteBuffer bytes = entry.getInForce().duplicate();
       byte[] value = new byte[bytes.remaining()];
       bytes.get(value);

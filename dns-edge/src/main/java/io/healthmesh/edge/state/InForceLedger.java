@@ -25,6 +25,12 @@ final class InForceLedger {
   private final Map<String, Pending> unresolved = new HashMap<>();
   /** Writes an entry, or deletes it (null), under its ledger key. */
   private final BiConsumer<String, ConfigInForce> writer;
+  /**
+   * What to write once the whole of the topics was read: before that, what this edge concludes
+   * may be missing what the topic already says (an entry not read yet), and must not replace it.
+   */
+  private final Map<String, ConfigInForce> deferred = new java.util.LinkedHashMap<>();
+  private boolean complete;
 
   InForceLedger(BiConsumer<String, ConfigInForce> writer) {
     this.writer = writer;
@@ -52,7 +58,7 @@ final class InForceLedger {
             .setInForceOffset(inForceOffset).setInForce(ByteBuffer.wrap(encodedInForce)).setRejectedOffset(offset)
             .setProblems(problems).setRejectedAt(Instant.now()).build();
         entries.put(ledgerKey, entry);
-        writer.accept(ledgerKey, entry);
+        emit(ledgerKey, entry);
       }
       return null;
     }
@@ -61,6 +67,14 @@ final class InForceLedger {
       return restore(entry);
     }
     unresolved.put(ledgerKey, new Pending(partition, offset));
+    if (entry == null || entry.getInForce() == null && entry.getRejectedOffset() < offset) {
+      // Nothing in force: said too, so that healthctl does not show the record as if it were.
+      ConfigInForce none = ConfigInForce.newBuilder().setTopic(topic).setKey(key).setPartition(partition)
+          .setInForceOffset(-1).setInForce(null).setRejectedOffset(offset).setProblems(problems)
+          .setRejectedAt(Instant.now()).build();
+      entries.put(ledgerKey, none);
+      emit(ledgerKey, none);
+    }
     return null;
   }
 
@@ -71,7 +85,7 @@ final class InForceLedger {
     ConfigInForce entry = entries.get(ledgerKey);
     if (entry != null && (entry.getPartition() != partition || entry.getRejectedOffset() < offset)) {
       entries.remove(ledgerKey);
-      writer.accept(ledgerKey, null);
+      emit(ledgerKey, null);
     }
   }
 
@@ -82,8 +96,14 @@ final class InForceLedger {
       return null;
     }
     ConfigInForce known = entries.get(ledgerKey);
-    if (known == null || known.getRejectedOffset() <= entry.getRejectedOffset()) {
+    if (known == null || known.getRejectedOffset() <= entry.getRejectedOffset()
+        || known.getInForce() == null && entry.getInForce() != null) {
       entries.put(ledgerKey, entry);
+      ConfigInForce mine = deferred.get(ledgerKey);
+      if (mine != null && (mine.getRejectedOffset() <= entry.getRejectedOffset()
+          || mine.getInForce() == null && entry.getInForce() != null)) {
+        deferred.remove(ledgerKey); // the topic already says as much, or knows a version this read has not seen
+      }
     }
     Pending pending = unresolved.get(ledgerKey);
     if (pending != null && covers(entry, pending.partition(), pending.offset())) {
@@ -93,13 +113,32 @@ final class InForceLedger {
     return null;
   }
 
+  /** The whole of the topics was read: what was concluded meanwhile is written, and from now on at once. */
+  void complete() {
+    complete = true;
+    deferred.forEach(writer);
+    deferred.clear();
+  }
+
+  private void emit(String ledgerKey, ConfigInForce entry) {
+    if (complete) {
+      writer.accept(ledgerKey, entry);
+    } else {
+      deferred.put(ledgerKey, entry);
+    }
+  }
+
   /** Every version after the one in force, up to the rejected one, was rejected. */
   private static boolean covers(ConfigInForce entry, int partition, long offset) {
     return entry != null && entry.getPartition() == partition && entry.getInForceOffset() < offset
         && offset <= entry.getRejectedOffset();
   }
 
+  /** Null when the entry says nothing is in force. */
   private static Restore restore(ConfigInForce entry) {
+    if (entry.getInForce() == null) {
+      return null;
+    }
     ByteBuffer buffer = entry.getInForce().duplicate();
     byte[] value = new byte[buffer.remaining()];
     buffer.get(value);

@@ -191,6 +191,7 @@ public final class TopicFollower implements AutoCloseable {
           if (!whole && caughtUp(c, end)) {
             whole = true;
             force = true;
+            ledger.complete();
           }
           boolean served = whole && !force && !state.changed();
           if (served) {

@@ -16,6 +16,11 @@ class InForceLedgerTest {
   private final List<Map.Entry<String, ConfigInForce>> written = new ArrayList<>();
   private final InForceLedger running = new InForceLedger((k, v) -> written.add(new java.util.AbstractMap.SimpleEntry<>(k, v)));
 
+  @org.junit.jupiter.api.BeforeEach
+  void readTheWholeTopics() {
+    running.complete();
+  }
+
   @Test
   void theVersionKeptInForce_isWrittenOnce_whenLaterVersionsAreRejected() {
     running.accepted(TOPIC, KEY, 0, 10);
@@ -56,6 +61,34 @@ class InForceLedgerTest {
 
     assertThat(fresh.rejected(TOPIC, KEY, 0, 31, List.of("R-WRR-1"), null, -1)).as("newer than the entry").isNull();
     assertThat(fresh.rejected(TOPIC, KEY, 1, 30, List.of("R-WRR-1"), null, -1)).as("another partition").isNull();
+  }
+
+  @Test
+  void saysNothingIsInForce_whenNoVersionOfTheRecordWasEverValid() {
+    assertThat(running.rejected(TOPIC, KEY, 0, 5, List.of("R-WRR-1"), null, -1)).isNull();
+
+    assertThat(written).singleElement().satisfies(e -> {
+      assertThat(e.getValue().getInForce()).isNull();
+      assertThat(e.getValue().getInForceOffset()).isEqualTo(-1);
+      assertThat(e.getValue().getRejectedOffset()).isEqualTo(5);
+    });
+    InForceLedger fresh = new InForceLedger((k, v) -> {});
+    fresh.read(TOPIC + "|" + KEY, written.get(0).getValue());
+    assertThat(fresh.rejected(TOPIC, KEY, 0, 5, List.of("R-WRR-1"), null, -1)).as("nothing to restore").isNull();
+  }
+
+  @Test
+  void aFreshEdgeWritesNothing_thatTheTopicAlreadyKnowsBetter_untilItHasReadItAll() {
+    running.rejected(TOPIC, KEY, 0, 30, List.of("R-WRR-1"), V1, 10);
+    ConfigInForce kept = written.get(0).getValue();
+    List<ConfigInForce> freshWrites = new ArrayList<>();
+    InForceLedger fresh = new InForceLedger((k, v) -> freshWrites.add(v));
+
+    // Compaction left only the rejected record, read before the ledger's entry.
+    assertThat(fresh.rejected(TOPIC, KEY, 0, 30, List.of("R-WRR-1"), null, -1)).isNull();
+    assertThat(fresh.read(TOPIC + "|" + KEY, kept).value()).isEqualTo(V1);
+    fresh.complete();
+    assertThat(freshWrites).as("its own 'nothing in force' would have replaced the kept version").isEmpty();
   }
 
   @Test
