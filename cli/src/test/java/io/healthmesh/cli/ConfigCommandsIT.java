@@ -127,16 +127,11 @@ class ConfigCommandsIT {
           (org.apache.avro.specific.SpecificRecord) bad)).get().offset();
     }
     // What an edge writes when it rejects it (InForceAfterCompactionIT shows an edge doing so).
-    try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.<String, Object>of(
-        "bootstrap.servers", cli.kafka.bootstrapServers()), io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.keySerde(client)
-        .serializer(), io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.valueSerde(client).serializer())) {
-      producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.name(),
-          topic + "|" + key, io.healthmesh.events.ConfigInForce.newBuilder().setTopic(topic).setKey(key)
-              .setPartition(valid.partition()).setInForceOffset(valid.offset())
-              .setInForce(java.nio.ByteBuffer.wrap(valid.value())).setRejectedOffset(badOffset)
-              .setProblems(List.of("routingPolicy.wrr.items[0].weight: 7500 is outside 0..1000 (R-WRR-1)"))
-              .setRejectedAt(java.time.Instant.now()).build())).get();
-    }
+    writeInForce(client, io.healthmesh.events.ConfigInForce.newBuilder().setTopic(topic).setKey(key)
+        .setPartition(valid.partition()).setInForceOffset(valid.offset())
+        .setInForce(java.nio.ByteBuffer.wrap(valid.value())).setRejectedOffset(badOffset)
+        .setProblems(List.of("routingPolicy.wrr.items[0].weight: 7500 is outside 0..1000 (R-WRR-1)"))
+        .setRejectedAt(java.time.Instant.now()).build());
 
     Cli.Run get = cli.run("get", "rrs", key, "-o", "json");
     assertThat(get.exit()).isZero();
@@ -196,19 +191,24 @@ class ConfigCommandsIT {
             .newBuilder().setWrr(io.healthmesh.config.WrrPolicy.newBuilder().setItems(List.of(io.healthmesh.config.WrrItem
                 .newBuilder().setWeight(7500).setRrdatas(List.of("10.9.9.9")).build())).build()).build()).build());
     // What an edge writes when a record breaks a rule and nothing came before it.
-    try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.<String, Object>of(
-        "bootstrap.servers", cli.kafka.bootstrapServers()), io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.keySerde(client)
-        .serializer(), io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.valueSerde(client).serializer())) {
-      producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.name(),
-          topic + "|" + key, io.healthmesh.events.ConfigInForce.newBuilder().setTopic(topic).setKey(key)
-              .setPartition(written.partition()).setInForceOffset(-1).setInForce(null)
-              .setRejectedOffset(written.offset()).setProblems(List.of("weight 7500 (R-WRR-1)"))
-              .setRejectedAt(java.time.Instant.now()).build())).get();
-    }
+    writeInForce(client, io.healthmesh.events.ConfigInForce.newBuilder().setTopic(topic).setKey(key)
+        .setPartition(written.partition()).setInForceOffset(-1).setInForce(null)
+        .setRejectedOffset(written.offset()).setProblems(List.of("weight 7500 (R-WRR-1)"))
+        .setRejectedAt(java.time.Instant.now()).build());
 
     Cli.Run get = cli.run("get", "rrs", key);
     assertThat(get.exit()).as("not in force: not found").isEqualTo(1);
     assertThat(get.err()).contains("no version of it is in force", "R-WRR-1");
+  }
+
+  private void writeInForce(io.healthmesh.schemas.SchemaRegistryClient client, io.healthmesh.events.ConfigInForce entry)
+      throws Exception {
+    try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.<String, Object>of(
+        "bootstrap.servers", cli.kafka.bootstrapServers()), io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.keySerde(client)
+        .serializer(), io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.valueSerde(client).serializer())) {
+      producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(io.healthmesh.schemas.Topics.CONFIG_IN_FORCE.name(),
+          entry.getTopic() + "|" + entry.getKey(), entry)).get();
+    }
   }
 
   private org.apache.kafka.clients.producer.RecordMetadata sendRaw(io.healthmesh.schemas.SchemaRegistryClient client,
