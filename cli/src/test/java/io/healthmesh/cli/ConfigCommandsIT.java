@@ -113,7 +113,7 @@ class ConfigCommandsIT {
   void showsAndRepairsTheVersionTheEdgesKeepInForce_whenTheLatestRecordBreaksARule() throws Exception {
     String key = "internal/api.example.internal./A";
     String topic = ResourceKind.RESOURCE_RECORD_SET.topic().name();
-    io.healthmesh.schemas.SchemaRegistryClient client = new io.healthmesh.schemas.RestSchemaRegistryClient(cli.registry.url());
+    io.healthmesh.schemas.SchemaRegistryClient client = registryClient();
     // The valid version as stored, then a version any producer may write that breaks R-WRR-1.
     org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]> valid = latestRaw(topic, key);
     io.healthmesh.config.ResourceRecordSet bad = (io.healthmesh.config.ResourceRecordSet) ResourceKind.RESOURCE_RECORD_SET
@@ -147,7 +147,7 @@ class ConfigCommandsIT {
   @Order(7)
   void leavesOutWhatTheTopologyRejected_soThatApplyIsNotBlockedByIt_R_CH_5() throws Exception {
     String topic = ResourceKind.COMPOSITE_HEALTH_CHECK.topic().name();
-    io.healthmesh.schemas.SchemaRegistryClient client = new io.healthmesh.schemas.RestSchemaRegistryClient(cli.registry.url());
+    io.healthmesh.schemas.SchemaRegistryClient client = registryClient();
     // Written past healthctl: a second composite on the destination of orders-use1-chc.
     long offset;
     int partition;
@@ -185,7 +185,7 @@ class ConfigCommandsIT {
   void showsNothing_whenNoVersionOfARecordSetIsInForce() throws Exception {
     String key = "internal/new.example.internal./A";
     String topic = ResourceKind.RESOURCE_RECORD_SET.topic().name();
-    io.healthmesh.schemas.SchemaRegistryClient client = new io.healthmesh.schemas.RestSchemaRegistryClient(cli.registry.url());
+    io.healthmesh.schemas.SchemaRegistryClient client = registryClient();
     var written = sendRaw(client, topic, key, io.healthmesh.config.ResourceRecordSet.newBuilder().setZone("internal")
         .setName("new.example.internal.").setType("A").setTtl(5).setRoutingPolicy(io.healthmesh.config.RoutingPolicy
             .newBuilder().setWrr(io.healthmesh.config.WrrPolicy.newBuilder().setItems(List.of(io.healthmesh.config.WrrItem
@@ -199,6 +199,10 @@ class ConfigCommandsIT {
     Cli.Run get = cli.run("get", "rrs", key);
     assertThat(get.exit()).as("not in force: not found").isEqualTo(1);
     assertThat(get.err()).contains("no version of it is in force", "R-WRR-1");
+  }
+
+  private static io.healthmesh.schemas.SchemaRegistryClient registryClient() {
+    return new io.healthmesh.schemas.RestSchemaRegistryClient(cli.registry.url());
   }
 
   private void writeInForce(io.healthmesh.schemas.SchemaRegistryClient client, io.healthmesh.events.ConfigInForce entry)

@@ -47,11 +47,7 @@ class BrokerOutageIT {
       send(kafka, client, Topics.RESOURCE_RECORD_SETS, "internal/www.example.internal./A", ResourceRecordSet.newBuilder()
           .setZone("internal").setName("www.example.internal.").setType("A").setTtl(5)
           .setRrdatas(List.of("10.1.0.1")).build());
-      Properties p = new Properties();
-      p.setProperty(EdgeSettings.REGION, "us-east1");
-      p.setProperty(EdgeSettings.PORT, "0");
-      p.setProperty(EdgeSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
-      p.setProperty(EdgeSettings.SCHEMA_REGISTRY_URL, registry.url());
+      Properties p = TopicRecords.edgeSettings(kafka, registry.url());
       SimpleMeterRegistry meters = new SimpleMeterRegistry();
       try (EdgeApp edge = EdgeApp.start(EdgeSettings.from(p), client, meters)) {
         edge.awaitReady(Duration.ofSeconds(60));

@@ -66,11 +66,7 @@ class EdgeKafkaIT {
               WrrItem.newBuilder().setWeight(0).setRrdatas(List.of("10.9.0.1")).build())).build()).build()).build());
       health(kafka, client, HealthStatus.HEALTHY);
 
-      Properties p = new Properties();
-      p.setProperty(EdgeSettings.REGION, "us-east1");
-      p.setProperty(EdgeSettings.PORT, "0");
-      p.setProperty(EdgeSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
-      p.setProperty(EdgeSettings.SCHEMA_REGISTRY_URL, registry.url());
+      Properties p = TopicRecords.edgeSettings(kafka, registry.url());
       p.setProperty(EdgeSettings.DECISION_SAMPLE_RATE, "1");
       SimpleMeterRegistry meters = new SimpleMeterRegistry();
       try (EdgeApp edge = EdgeApp.start(EdgeSettings.from(p), client, meters)) {

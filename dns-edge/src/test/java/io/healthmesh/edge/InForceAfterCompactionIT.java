@@ -127,11 +127,7 @@ class InForceAfterCompactionIT {
   }
 
   private static EdgeApp edge(EmbeddedKafka kafka, SchemaRegistry registry, SchemaRegistryClient client) throws Exception {
-    Properties p = new Properties();
-    p.setProperty(EdgeSettings.REGION, "us-east1");
-    p.setProperty(EdgeSettings.PORT, "0");
-    p.setProperty(EdgeSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
-    p.setProperty(EdgeSettings.SCHEMA_REGISTRY_URL, registry.url());
+    Properties p = TopicRecords.edgeSettings(kafka, registry.url());
     EdgeApp edge = EdgeApp.start(EdgeSettings.from(p), client, new SimpleMeterRegistry());
     edge.awaitReady(Duration.ofSeconds(60));
     return edge;

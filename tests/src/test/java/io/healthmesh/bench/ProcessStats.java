@@ -47,8 +47,13 @@ final class ProcessStats {
   }
 
   static long peakRssBytes() {
+    return peakRssBytes("self");
+  }
+
+  /** VmHWM of process {@code pid} ("self" for this one); -1 when not known. */
+  static long peakRssBytes(String pid) {
     try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+      for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
         if (line.startsWith("VmHWM:")) {
           return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
         }

@@ -67,13 +67,8 @@ final class TopologyProcess implements AutoCloseable {
     return EdgeBenchmark.ticksOf(process.pid()) * 10_000_000L; // USER_HZ is 100 on Linux
   }
 
-  long peakRssBytes() throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
-      if (line.startsWith("VmHWM:")) {
-        return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
-      }
-    }
-    return -1;
+  long peakRssBytes() {
+    return ProcessStats.peakRssBytes(String.valueOf(process.pid()));
   }
 
   /** Seconds since the JVM started, as its GC log counts them. */

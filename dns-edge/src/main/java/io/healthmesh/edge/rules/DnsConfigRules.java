@@ -84,10 +84,11 @@ public final class DnsConfigRules {
   }
 
   /**
-   * What a record set that is valid on its own breaks because of its zone's type, visibility or
-   * DNSSEC (R-DNS-2, R-DNS-3, R-FO-6, R-DNSHC-5): what makes a zone version and record sets in it
-   * incompatible. A name outside the zone's DNS name is not among them: such a record set is
-   * simply not served until the zone covers it.
+   * What a record set that is valid on its own ({@code recordSet(key, r, null)} is empty: the
+   * callers check that first) breaks because of its zone's type, visibility or DNSSEC (R-DNS-2,
+   * R-DNS-3, R-FO-6, R-DNSHC-5): what makes a zone version and record sets in it incompatible. A
+   * name outside the zone's DNS name is not among them: such a record set is simply not served
+   * until the zone covers it.
    */
   public static List<String> policyInZone(String key, ResourceRecordSet r, ManagedZone zone) {
     if (zone.getVisibility() == ZoneVisibility.PRIVATE && zone.getZoneType() == ZoneType.STANDARD
@@ -95,10 +96,7 @@ public final class DnsConfigRules {
       return List.of(); // every policy is allowed there
     }
     // The zone at the root contains every name, so only the rules on its other fields speak.
-    ManagedZone everywhere = ManagedZone.newBuilder(zone).setDnsName(".").build();
-    List<String> problems = new ArrayList<>(recordSet(key, r, everywhere));
-    problems.removeAll(recordSet(key, r, null));
-    return problems;
+    return recordSet(key, r, ManagedZone.newBuilder(zone).setDnsName(".").build());
   }
 
   /** @param zone the record set's zone, or null when it is not known (then zone rules are skipped) */
