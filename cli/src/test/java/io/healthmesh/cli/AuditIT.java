@@ -127,6 +127,28 @@ class AuditIT {
         .isEqualTo(backTest.get("entities").get("ENDPOINT/orders-use1/vm-1").get("publishedTransitions").asInt());
   }
 
+  @Test
+  void replay_backTestsACompositeStyle_andRefusesOtherKinds(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+    // R-OP-4: ANY over its one source decides as ALL did, so the replaced composite (serialized,
+    // validated and evaluated by the topology's own code) must publish every transition it did.
+    Path any = tmp.resolve("any.yaml");
+    Files.writeString(any, "kind: CompositeHealthCheck\nname: orders-use1-chc\nregion: us-east1\n"
+        + "healthSources: [orders-use1-src]\nhealthDestination: fr-orders-use1\nstyle: ANY\n"
+        + "criticalSources: [orders-use1-src]\n");
+    JsonNode backTest = json("audit", "replay", "--policy", any.toString(), "-o", "json");
+    assertThat(backTest.get("onlyReplayed")).isEmpty();
+    assertThat(backTest.get("onlyPublished")).isEmpty();
+    assertThat(backTest.get("entities").get("COMPOSITE_HEALTH_CHECK/orders-use1-chc").get("replayedTransitions").asInt())
+        .isEqualTo(3);
+
+    Path source = tmp.resolve("source.yaml");
+    Files.writeString(source, "kind: HealthSource\nname: s\nregion: us-east1\nbackendService: b\n"
+        + "healthAggregationPolicy: p\n");
+    Cli.Run refused = run("audit", "replay", "--policy", source.toString());
+    assertThat(refused.exit()).isNotZero();
+    assertThat(refused.err()).contains("only HealthAggregationPolicy and CompositeHealthCheck documents can be back-tested");
+  }
+
   private static void awaitComposite(String state, Duration timeout) {
     await("both composites " + state).atMost(timeout).pollInterval(Duration.ofMillis(500)).until(() -> {
       JsonNode states = json("audit", "state-at", Instant.now().plusSeconds(60).toString(), "--kind",

@@ -255,26 +255,24 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
             .setDetail(Causes.detail(counts, t, "policy " + policy.getName() + " (R-AGG-2, R-AGG-3)")), time);
   }
 
-  /** R-CH-4: AND over the sources, three-valued. */
+  /** R-CH-4, R-OP-4: the sources' states under the composite's style, three-valued. */
   private void publishComposite(String name, TransitionCause.Builder cause, Instant time) {
     EntityKey key = new EntityKey(EntityKind.COMPOSITE_HEALTH_CHECK, name);
     CompositeHealthCheck c = composites.get(name);
     if (c == null) {
       publisher.delete(key, time);
+      metrics.compositeMargin(name, null, null, 0);
       return;
     }
-    List<HealthStatus> statuses = c.getHealthSources().stream()
-        .map(s -> sources.get(s) == null ? HealthStatus.UNKNOWN : publisher.statusOf(EntityKind.HEALTH_SOURCE, s))
-        .toList();
-    Aggregation.Counts counts = new Aggregation.Counts(
-        (int) statuses.stream().filter(s -> s == HealthStatus.HEALTHY).count(),
-        (int) statuses.stream().filter(s -> s == HealthStatus.UNHEALTHY).count(),
-        (int) statuses.stream().filter(s -> s == HealthStatus.UNKNOWN).count());
-    publisher.publish(key, Aggregation.all(statuses), counts, c.getRegion(),
+    java.util.function.Function<String, HealthStatus> statusOf =
+        s -> sources.get(s) == null ? HealthStatus.UNKNOWN : publisher.statusOf(EntityKind.HEALTH_SOURCE, s);
+    Aggregation.Counts counts = Aggregation.count(c.getHealthSources().stream().map(statusOf).toList());
+    Aggregation.Style style = Aggregation.Style.of(c, statusOf);
+    metrics.compositeMargin(name, c.getRegion(), style.name(), Aggregation.compositeMargin(counts, style));
+    publisher.publish(key, Aggregation.composite(counts, style), counts, c.getRegion(),
         copy(cause).setPolicyName(name)
             .setPolicyVersion(configOffsets.get(AggregateInput.key(Kind.COMPOSITE, name)))
-            .setDetail(counts.healthy() + " of " + statuses.size() + " sources HEALTHY, " + counts.unhealthy()
-                + " UNHEALTHY, " + counts.unknown() + " UNKNOWN (R-CH-4)"), time);
+            .setDetail(Causes.compositeDetail(counts, style, c.getCriticalSources())), time);
   }
 
   /** R-CH-8: each PSC NEG takes its published service's composite state; the consumer fails over. */

@@ -1,9 +1,12 @@
 package io.healthmesh.streams;
 
 import io.healthmesh.events.HealthStatus;
+import io.healthmesh.config.CompositeHealthCheck;
 import java.util.Collection;
+import java.util.List;
+import java.util.function.Function;
 
-/** The aggregation rules of docs/rules.md sections 2 and 3, as pure functions of counts. */
+/** The aggregation rules of docs/rules.md sections 2, 3 and 7 (R-OP-4), as pure functions of counts. */
 final class Aggregation {
   /** R-AGG-1 defaults, used for a backend service's own published state. */
   static final Thresholds DEFAULT = new Thresholds(60, 1, false);
@@ -55,14 +58,61 @@ final class Aggregation {
     return counts.healthy() - required;
   }
 
-  /** R-CH-4: AND over the sources, where any UNHEALTHY wins and any UNKNOWN keeps it UNKNOWN. */
-  static HealthStatus all(Collection<HealthStatus> statuses) {
-    if (statuses.contains(HealthStatus.UNHEALTHY)) {
+  /**
+   * How a composite's sources add up: how many must be HEALTHY, and the states of the sources that
+   * must be HEALTHY whatever the count (R-CH-4, R-OP-4).
+   */
+  record Style(String name, int required, List<HealthStatus> critical) {
+    /** The seed's AND (R-CH-4): every one of {@code sources} must be HEALTHY. */
+    static Style all(int sources) {
+      return new Style("ALL", sources, List.of());
+    }
+
+    static Style of(CompositeHealthCheck c, Function<String, HealthStatus> statusOf) {
+      int required = switch (c.getStyle()) {
+        case ANY -> 1;
+        case AT_LEAST_N -> c.getMinHealthySources();
+        default -> c.getHealthSources().size();
+      };
+      return new Style(c.getStyle().name(), required, c.getCriticalSources().stream().map(statusOf).toList());
+    }
+  }
+
+  /**
+   * R-CH-4, R-OP-4, three-valued like R-AGG-3: UNHEALTHY when a critical source is UNHEALTHY or too
+   * few could be HEALTHY even if every UNKNOWN one were; HEALTHY when enough are and every critical
+   * one is; UNKNOWN otherwise, and when there are no sources at all.
+   */
+  static HealthStatus composite(Counts sources, Style style) {
+    if (style.critical().contains(HealthStatus.UNHEALTHY) || sources.healthy() + sources.unknown() < style.required()) {
       return HealthStatus.UNHEALTHY;
     }
-    if (statuses.isEmpty() || statuses.contains(HealthStatus.UNKNOWN)) {
+    if (sources.total() == 0 || style.critical().contains(HealthStatus.UNKNOWN) || sources.healthy() < style.required()) {
       return HealthStatus.UNKNOWN;
     }
     return HealthStatus.HEALTHY;
+  }
+
+  /**
+   * Like {@link #margin}: how many more HEALTHY sources can fail before the composite fails its
+   * style; at most 0 while a critical source is HEALTHY (losing it flips it), negative while one is not.
+   */
+  static int compositeMargin(Counts sources, Style style) {
+    int margin = sources.healthy() - style.required();
+    if (style.critical().stream().anyMatch(s -> s != HealthStatus.HEALTHY)) {
+      return Math.min(margin, -1);
+    }
+    return style.critical().isEmpty() ? margin : Math.min(margin, 0);
+  }
+
+  /** Sources by state. */
+  static Counts count(Collection<HealthStatus> statuses) {
+    int healthy = 0;
+    int unhealthy = 0;
+    for (HealthStatus s : statuses) {
+      healthy += s == HealthStatus.HEALTHY ? 1 : 0;
+      unhealthy += s == HealthStatus.UNHEALTHY ? 1 : 0;
+    }
+    return new Counts(healthy, unhealthy, statuses.size() - healthy - unhealthy);
   }
 }

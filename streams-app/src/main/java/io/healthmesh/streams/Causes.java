@@ -25,4 +25,22 @@ final class Causes {
     return c.healthy() + " of " + c.total() + " endpoints HEALTHY (" + c.unknown() + " UNKNOWN); needs "
         + t.healthyPercent() + "% and " + t.minHealthy() + " under " + rule;
   }
+
+  /**
+   * "2 of 3 sources HEALTHY, 1 UNHEALTHY, 0 UNKNOWN (R-CH-4)", and under another style or with
+   * critical sources "...; needs 2 HEALTHY (AT_LEAST_N), critical db HEALTHY (R-OP-4)".
+   */
+  static String compositeDetail(Aggregation.Counts c, Aggregation.Style style, java.util.List<String> critical) {
+    String counts = c.healthy() + " of " + c.total() + " sources HEALTHY, " + c.unhealthy() + " UNHEALTHY, "
+        + c.unknown() + " UNKNOWN";
+    if (style.name().equals("ALL") && critical.isEmpty()) {
+      return counts + " (R-CH-4)";
+    }
+    StringBuilder b = new StringBuilder(counts).append("; needs ").append(style.required()).append(" HEALTHY (")
+        .append(style.name()).append(')');
+    for (int i = 0; i < critical.size(); i++) {
+      b.append(i == 0 ? ", critical " : ", ").append(critical.get(i)).append(' ').append(style.critical().get(i));
+    }
+    return b.append(" (R-OP-4)").toString();
+  }
 }

@@ -4,6 +4,7 @@ import io.healthmesh.events.DeadLetterReason;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthStatus;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /** The topology's own counters (Prometheus names once exported: healthmesh_..._total). */
@@ -16,8 +17,11 @@ final class Metrics {
   private final Counter rerouted;
   private final Counter configRerouted;
   private final io.micrometer.core.instrument.Timer lag;
-  private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> margins =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.Map<String, Margin> sourceMargins = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.Map<String, Margin> compositeMargins = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** A registered margin gauge and the tags it was registered with. */
+  private record Margin(Gauge gauge, java.util.concurrent.atomic.AtomicInteger value, String region, String style) {}
 
   Metrics(MeterRegistry registry) {
     this.registry = registry;
@@ -65,20 +69,17 @@ final class Metrics {
    * means the source is gone.
    */
   void sourceMargin(String source, String region, int margin) {
-    if (region == null) {
-      java.util.concurrent.atomic.AtomicInteger gone = margins.remove(source);
-      if (gone != null) {
-        registry.find("healthmesh.health.source.margin").tag("source", source).meters().forEach(registry::remove);
-      }
-      return;
-    }
-    margins.computeIfAbsent(source, s -> {
-      java.util.concurrent.atomic.AtomicInteger value = new java.util.concurrent.atomic.AtomicInteger();
-      io.micrometer.core.instrument.Gauge.builder("healthmesh.health.source.margin", value, Number::doubleValue)
-          .description("Healthy endpoints a health source can lose before it fails its policy (negative: missing)")
-          .tag("source", s).tag("region", region).register(registry);
-      return value;
-    }).set(margin);
+    gauge(sourceMargins, "healthmesh.health.source.margin", "source", source, region, null, margin,
+        "Healthy endpoints a health source can lose before it fails its policy (negative: missing)");
+  }
+
+  /**
+   * The composite's margin to its style (see {@code Aggregation.compositeMargin}); a null region
+   * means the composite is gone.
+   */
+  void compositeMargin(String composite, String region, String style, int margin) {
+    gauge(compositeMargins, "healthmesh.composite.margin", "composite", composite, region, style, margin,
+        "Healthy sources a composite health check can lose before it fails its style (negative: missing, R-OP-4)");
   }
 
   void deadLettered(String topic, DeadLetterReason reason) {
@@ -87,6 +88,29 @@ final class Metrics {
 
   void transition(EntityKind kind, HealthStatus to) {
     registry.counter("healthmesh.transitions", "kind", kind.name(), "to", to.name()).increment();
+  }
+
+  /** Sets a per-entity margin gauge, registering it again when its tags change; null region removes it. */
+  private void gauge(java.util.Map<String, Margin> margins, String meter, String tag, String name, String region,
+      String style, int margin, String description) {
+    Margin current = margins.get(name);
+    if (current != null && (region == null || !region.equals(current.region())
+        || !java.util.Objects.equals(style, current.style()))) {
+      registry.remove(current.gauge());
+      margins.remove(name);
+      current = null;
+    }
+    if (region == null) {
+      return;
+    }
+    if (current == null) {
+      java.util.concurrent.atomic.AtomicInteger value = new java.util.concurrent.atomic.AtomicInteger();
+      Gauge.Builder<java.util.concurrent.atomic.AtomicInteger> b = Gauge.builder(meter, value, Number::doubleValue)
+          .description(description).tag(tag, name).tag("region", region);
+      current = new Margin((style == null ? b : b.tag("style", style)).register(registry), value, region, style);
+      margins.put(name, current);
+    }
+    current.value().set(margin);
   }
 
   MeterRegistry registry() {

@@ -63,9 +63,9 @@ class AggregationTest {
   void compositeIsAndWithUnknown_R_CH_4() {
     List<HealthStatus> nineHealthyOneUnknown = new java.util.ArrayList<>(Collections.nCopies(9, HealthStatus.HEALTHY));
     nineHealthyOneUnknown.add(HealthStatus.UNKNOWN);
-    assertThat(Aggregation.all(nineHealthyOneUnknown)).isEqualTo(HealthStatus.UNKNOWN);
-    assertThat(Aggregation.all(List.of(HealthStatus.HEALTHY, HealthStatus.HEALTHY))).isEqualTo(HealthStatus.HEALTHY);
-    assertThat(Aggregation.all(List.of(HealthStatus.UNKNOWN, HealthStatus.UNHEALTHY))).isEqualTo(HealthStatus.UNHEALTHY);
+    assertThat(all(nineHealthyOneUnknown)).isEqualTo(HealthStatus.UNKNOWN);
+    assertThat(all(List.of(HealthStatus.HEALTHY, HealthStatus.HEALTHY))).isEqualTo(HealthStatus.HEALTHY);
+    assertThat(all(List.of(HealthStatus.UNKNOWN, HealthStatus.UNHEALTHY))).isEqualTo(HealthStatus.UNHEALTHY);
   }
 
   @Test
@@ -76,5 +76,61 @@ class AggregationTest {
     assertThat(Aggregation.margin(new Counts(3, 1, 0), strict)).isZero();
     assertThat(Aggregation.margin(new Counts(2, 1, 1), strict)).isEqualTo(-1);
     assertThat(Aggregation.margin(new Counts(10, 0, 0), new Thresholds(60, 1, false))).isEqualTo(4);
+  }
+
+  private static final HealthStatus H = HealthStatus.HEALTHY;
+  private static final HealthStatus U = HealthStatus.UNHEALTHY;
+  private static final HealthStatus X = HealthStatus.UNKNOWN;
+
+  private static HealthStatus all(List<HealthStatus> sources) {
+    return Aggregation.composite(Aggregation.count(sources), Aggregation.Style.all(sources.size()));
+  }
+
+  private static HealthStatus composite(Aggregation.Style style, HealthStatus... sources) {
+    return Aggregation.composite(Aggregation.count(List.of(sources)), style);
+  }
+
+  @Test
+  void allStyleIsTheSeedsAnd_R_CH_4_R_OP_4() {
+    Aggregation.Style all = Aggregation.Style.all(3);
+    assertThat(composite(all, H, H, H)).isEqualTo(H);
+    assertThat(composite(all, H, H, X)).isEqualTo(X);
+    assertThat(composite(all, H, X, U)).isEqualTo(U);
+    assertThat(composite(Aggregation.Style.all(0))).as("no sources").isEqualTo(X);
+  }
+
+  @Test
+  void anyStyleIsHealthyWithOneHealthySource_R_OP_4() {
+    Aggregation.Style any = new Aggregation.Style("ANY", 1, List.of());
+    assertThat(composite(any, U, U, H)).isEqualTo(H);
+    assertThat(composite(any, U, X, U)).as("the UNKNOWN one may be HEALTHY").isEqualTo(X);
+    assertThat(composite(any, U, U, U)).isEqualTo(U);
+  }
+
+  @Test
+  void atLeastNIsThreeValuedLikeThePolicies_R_OP_4() {
+    Aggregation.Style two = new Aggregation.Style("AT_LEAST_N", 2, List.of());
+    assertThat(composite(two, H, H, U)).isEqualTo(H);
+    assertThat(composite(two, H, X, U)).as("2 only if the UNKNOWN one is HEALTHY").isEqualTo(X);
+    assertThat(composite(two, H, U, U)).isEqualTo(U);
+    assertThat(composite(two, H, H, X)).as("enough whatever the UNKNOWN one is").isEqualTo(H);
+  }
+
+  @Test
+  void criticalSourceMustBeHealthyWhateverTheCount_R_OP_4() {
+    assertThat(composite(new Aggregation.Style("ANY", 1, List.of(U)), H, H, U)).isEqualTo(U);
+    assertThat(composite(new Aggregation.Style("ANY", 1, List.of(X)), H, H, X)).isEqualTo(X);
+    assertThat(composite(new Aggregation.Style("ANY", 1, List.of(H)), H, U, U)).isEqualTo(H);
+    // a critical UNHEALTHY wins over UNKNOWN counts too
+    assertThat(composite(new Aggregation.Style("AT_LEAST_N", 2, List.of(U)), U, X, X)).isEqualTo(U);
+  }
+
+  @Test
+  void compositeMarginCountsSourcesThatCanFail_andACriticalOneCapsIt_R_OP_4() {
+    Counts twoOfThree = Aggregation.count(List.of(H, H, U));
+    assertThat(Aggregation.compositeMargin(twoOfThree, new Aggregation.Style("ANY", 1, List.of()))).isEqualTo(1);
+    assertThat(Aggregation.compositeMargin(twoOfThree, Aggregation.Style.all(3))).isEqualTo(-1);
+    assertThat(Aggregation.compositeMargin(twoOfThree, new Aggregation.Style("ANY", 1, List.of(H)))).isZero();
+    assertThat(Aggregation.compositeMargin(twoOfThree, new Aggregation.Style("ANY", 1, List.of(U)))).isEqualTo(-1);
   }
 }

@@ -144,8 +144,12 @@ final class Harness implements AutoCloseable {
   }
 
   void composite(String name, List<String> sources, String destination) {
-    config(Topics.COMPOSITE_HEALTH_CHECKS, name, CompositeHealthCheck.newBuilder().setName(name).setRegion(REGION)
-        .setHealthSources(sources).setHealthDestination(destination).build(), T0);
+    composite(CompositeHealthCheck.newBuilder().setName(name).setRegion(REGION)
+        .setHealthSources(sources).setHealthDestination(destination).build());
+  }
+
+  void composite(CompositeHealthCheck c) {
+    config(Topics.COMPOSITE_HEALTH_CHECKS, c.getName(), c, T0);
   }
 
   void forwardingRule(String name, String service, LoadBalancerType type) {

@@ -127,6 +127,32 @@ class RejectionTest {
   }
 
   @Test
+  void compositeStyleWithoutItsCountOrWithAStrangeCriticalSourceIsRejected_R_OP_4() {
+    h.policy("p", 60, 1, T0);
+    for (String s : List.of("a", "b")) {
+      h.service(Harness.service("svc-" + s, 1));
+      h.source(s, "svc-" + s, "p");
+    }
+    h.composite(io.healthmesh.config.CompositeHealthCheck.newBuilder().setName("c").setRegion(Harness.REGION)
+        .setHealthSources(List.of("a", "b")).setHealthDestination("fr")
+        .setStyle(io.healthmesh.config.CompositeStyle.AT_LEAST_N).setMinHealthySources(3)
+        .setCriticalSources(List.of("z", "a", "a")).build());
+    h.composite(io.healthmesh.config.CompositeHealthCheck.newBuilder().setName("d").setRegion(Harness.REGION)
+        .setHealthSources(List.of("a")).setHealthDestination("fr2")
+        .setStyle(io.healthmesh.config.CompositeStyle.ANY).setMinHealthySources(1).build());
+    h.drain();
+    assertThat(h.configDeadLetters).hasSize(2);
+    assertThat(h.configDeadLetters.get(0).getMessage())
+        .contains("minHealthySources: 3 with style AT_LEAST_N must be 1 to the number of sources, 2 (R-OP-4)")
+        .contains("criticalSources: 'z' is not one of healthSources (R-OP-4)")
+        .contains("criticalSources: 'a' is listed twice (R-OP-4)");
+    assertThat(h.configDeadLetters.get(1).getMessage())
+        .contains("minHealthySources: only with style AT_LEAST_N, not ANY (R-OP-4)");
+    assertThat(h.state(EntityKind.COMPOSITE_HEALTH_CHECK, "c")).isNull();
+    assertThat(h.state(EntityKind.COMPOSITE_HEALTH_CHECK, "d")).isNull();
+  }
+
+  @Test
   void secondCompositeOnOneForwardingRuleIsRejected_R_CH_5() {
     h.service(Harness.service("orders", 1));
     h.policy("p", 60, 1, T0);

@@ -3,6 +3,8 @@ package io.healthmesh.streams;
 import static io.healthmesh.streams.Harness.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.healthmesh.config.CompositeHealthCheck;
+import io.healthmesh.config.CompositeStyle;
 import io.healthmesh.config.LoadBalancerType;
 import io.healthmesh.events.ConsumerFailover;
 import io.healthmesh.events.EntityKind;
@@ -123,6 +125,73 @@ class ServiceAndCompositeHealthTest {
     assertThat(h.status(EntityKind.COMPOSITE_HEALTH_CHECK, "orders-chc")).isEqualTo(HealthStatus.HEALTHY);
     h.probeAll("svc-4", List.of("vm-1"), false, 2, T0.plusSeconds(10));
     assertThat(h.status(EntityKind.COMPOSITE_HEALTH_CHECK, "orders-chc")).isEqualTo(HealthStatus.UNHEALTHY);
+  }
+
+  /** Three regional sources of one service, of which each test takes down some. */
+  private List<String> threeSources() {
+    h.policy("any", 50, 1, T0);
+    List<String> sources = List.of("src-a", "src-b", "src-c");
+    for (String s : sources) {
+      h.service(Harness.service("svc-" + s, 1));
+      h.source(s, "svc-" + s, "any");
+      h.probeAll("svc-" + s, List.of("vm-1"), true, 2, T0);
+    }
+    h.forwardingRule("fr-orders", "svc-src-a", LoadBalancerType.regionalL7ilb);
+    return sources;
+  }
+
+  private void styled(CompositeStyle style, int n, List<String> critical) {
+    h.composite(CompositeHealthCheck.newBuilder().setName("orders-chc").setRegion(Harness.REGION)
+        .setHealthSources(List.of("src-a", "src-b", "src-c")).setHealthDestination("fr-orders")
+        .setStyle(style).setMinHealthySources(n).setCriticalSources(critical).build());
+  }
+
+  @Test
+  void atLeastNStaysHealthyUntilTooFewSourcesAre_R_OP_4() {
+    threeSources();
+    styled(CompositeStyle.AT_LEAST_N, 2, List.of());
+    h.probeAll("svc-src-b", List.of("vm-1"), false, 2, T0.plusSeconds(5));
+    HealthState one = h.state(EntityKind.COMPOSITE_HEALTH_CHECK, "orders-chc");
+    assertThat(one.getStatus()).as("2 of 3 HEALTHY").isEqualTo(HealthStatus.HEALTHY);
+    assertThat(one.getUnhealthyCount()).isEqualTo(1);
+
+    h.probeAll("svc-src-c", List.of("vm-1"), false, 2, T0.plusSeconds(10));
+    assertThat(h.status(EntityKind.COMPOSITE_HEALTH_CHECK, "orders-chc")).isEqualTo(HealthStatus.UNHEALTHY);
+    assertThat(last(h.transitions(EntityKind.COMPOSITE_HEALTH_CHECK, "orders-chc")).getCause().getDetail())
+        .isEqualTo("1 of 3 sources HEALTHY, 2 UNHEALTHY, 0 UNKNOWN; needs 2 HEALTHY (AT_LEAST_N) (R-OP-4)");
+  }
+
+  @Test
+  void anyWithACriticalSourceFailsWithIt_R_OP_4() {
+    threeSources();
+    styled(CompositeStyle.ANY, 0, List.of("src-a"));
+    h.probeAll("svc-src-b", List.of("vm-1"), false, 2, T0.plusSeconds(5));
+    h.probeAll("svc-src-c", List.of("vm-1"), false, 2, T0.plusSeconds(5));
+    assertThat(h.status(EntityKind.COMPOSITE_HEALTH_CHECK, "orders-chc")).as("one HEALTHY, the critical one")
+        .isEqualTo(HealthStatus.HEALTHY);
+
+    h.probeAll("svc-src-b", List.of("vm-1"), true, 2, T0.plusSeconds(10));
+    h.probeAll("svc-src-a", List.of("vm-1"), false, 2, T0.plusSeconds(15));
+    assertThat(h.status(EntityKind.COMPOSITE_HEALTH_CHECK, "orders-chc")).as("src-b HEALTHY, but src-a is critical")
+        .isEqualTo(HealthStatus.UNHEALTHY);
+    assertThat(last(h.transitions(EntityKind.COMPOSITE_HEALTH_CHECK, "orders-chc")).getCause().getDetail())
+        .isEqualTo("1 of 3 sources HEALTHY, 2 UNHEALTHY, 0 UNKNOWN; needs 1 HEALTHY (ANY), critical src-a UNHEALTHY"
+            + " (R-OP-4)");
+  }
+
+  @Test
+  void styleChangeReevaluatesAtOnce_andAllStaysTheDefault_R_OP_4_R_CH_4() {
+    threeSources();
+    h.composite("orders-chc", List.of("src-a", "src-b", "src-c"), "fr-orders");
+    h.probeAll("svc-src-c", List.of("vm-1"), false, 2, T0.plusSeconds(5));
+    assertThat(h.status(EntityKind.COMPOSITE_HEALTH_CHECK, "orders-chc")).as("the seed's AND")
+        .isEqualTo(HealthStatus.UNHEALTHY);
+    styled(CompositeStyle.ANY, 0, List.of());
+    assertThat(h.status(EntityKind.COMPOSITE_HEALTH_CHECK, "orders-chc")).isEqualTo(HealthStatus.HEALTHY);
+    var margins = h.meters.find("healthmesh.composite.margin").tag("composite", "orders-chc").gauges();
+    assertThat(margins).as("the ALL gauge is replaced").hasSize(1);
+    assertThat(margins.iterator().next().getId().getTag("style")).isEqualTo("ANY");
+    assertThat(margins.iterator().next().value()).as("2 HEALTHY, 1 needed").isEqualTo(1.0);
   }
 
   @Test

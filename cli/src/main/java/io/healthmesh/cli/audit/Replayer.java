@@ -29,7 +29,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 /**
  * Re-runs the health topology offline (in a {@code TopologyTestDriver}, never against the live
  * topics) over the recorded configuration and probe results, optionally with aggregation
- * policies replaced, and returns the transitions it produces. Decisions use event time only
+ * policies and composite health checks replaced, and returns the transitions it produces. Decisions use event time only
  * (R-AUD-2), so an unchanged replay reproduces what was published.
  */
 public final class Replayer {
@@ -50,18 +50,18 @@ public final class Replayer {
   /**
    * @param from probe results from this time (null: the beginning); all configuration is read, as
    *     it is state
-   * @param policies aggregation policies that replace the recorded ones for the whole replay
+   * @param policies aggregation policies and composite health checks (R-OP-4) that replace the
+   *     recorded ones of the same name for the whole replay
    */
   public Result replay(Instant from, Instant to, List<Resource> policies) throws Exception {
     long started = System.nanoTime();
     List<Input> inputs = new ArrayList<>();
     Set<String> replaced = new HashSet<>();
-    policies.forEach(p -> replaced.add(p.key()));
+    policies.forEach(p -> replaced.add(p.kind().topic().name() + "/" + p.key()));
     long[] counts = new long[2];
-    String policyTopic = ResourceKind.HEALTH_AGGREGATION_POLICY.topic().name();
     List<String> configTopics = java.util.Arrays.stream(ResourceKind.values()).map(k -> k.topic().name()).toList();
     scan.readAll(configTopics, null, r -> {
-      if (r.topic().equals(policyTopic) && replaced.contains(key(r))) {
+      if (replaced.contains(r.topic() + "/" + key(r))) {
         return;
       }
       if (to == null || r.timestamp() <= to.toEpochMilli()) {
@@ -69,10 +69,11 @@ public final class Replayer {
         counts[0]++;
       }
     });
-    var policySerializer = ResourceKind.HEALTH_AGGREGATION_POLICY.topic().valueSerde(registry).serializer();
     for (Resource p : policies) {
-      inputs.add(new Input(policyTopic, p.key().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-          policySerializer.serialize(policyTopic, (SpecificRecord) p.value()), Long.MIN_VALUE, 0));
+      String topic = p.kind().topic().name();
+      inputs.add(new Input(topic, p.key().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+          p.kind().topic().valueSerde(registry).serializer().serialize(topic, (SpecificRecord) p.value()),
+          Long.MIN_VALUE, 0));
     }
     scan.readAll(List.of(Topics.PROBE_RESULTS.name()), from, r -> {
       if (to == null || r.timestamp() <= to.toEpochMilli()) {

@@ -95,6 +95,18 @@ class ValidatorTest {
   }
 
   @Test
+  void rejects_whenACompositeStyleLacksItsCountOrNamesAnUnknownCriticalSource() {
+    // R-OP-4
+    String styled = composite("[orders-use1-src]", "fr-extra")
+        + "style: AT_LEAST_N\nminHealthySources: 2\ncriticalSources: [orders-euw1-src]\n";
+    assertThat(problems(styled + FORWARDING_RULE)).containsExactly(
+        "test.yaml:1: minHealthySources: 2 with style AT_LEAST_N must be 1 to the number of sources, 1 (R-OP-4)",
+        "test.yaml:1: criticalSources: 'orders-euw1-src' is not one of healthSources (R-OP-4)");
+    assertThat(problems(composite("[orders-use1-src]", "fr-extra") + "style: ANY\ncriticalSources: [orders-use1-src]\n"
+        + FORWARDING_RULE)).isEmpty();
+  }
+
+  @Test
   void rejects_whenTheDestinationIsMissing() {
     // R-CH-3
     assertThat(problems(composite("[orders-use1-src]", "fr-nope")))

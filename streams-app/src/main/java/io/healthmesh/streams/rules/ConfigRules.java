@@ -3,6 +3,7 @@ package io.healthmesh.streams.rules;
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.BackendType;
 import io.healthmesh.config.CompositeHealthCheck;
+import io.healthmesh.config.CompositeStyle;
 import io.healthmesh.config.Endpoint;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.HealthAggregationPolicy;
@@ -102,6 +103,7 @@ public final class ConfigRules {
     if (new HashSet<>(c.getHealthSources()).size() != count) {
       problems.add("healthSources: a source is listed twice (R-CH-3)");
     }
+    style(c, problems);
     if (c.getHealthDestination().isBlank()) {
       problems.add("healthDestination: required, the forwarding rule of a published service (R-CH-3)");
     }
@@ -116,6 +118,26 @@ public final class ConfigRules {
       sameScope("healthDestination", c.getRegion(), c.getProject(), destination.getRegion(), destination.getProject(), problems);
     }
     return problems;
+  }
+
+  /** R-OP-4: AT_LEAST_N says how many, from 1 to every source; critical sources are among the sources. */
+  private static void style(CompositeHealthCheck c, List<String> problems) {
+    int count = c.getHealthSources().size();
+    int n = c.getMinHealthySources();
+    if (c.getStyle() == CompositeStyle.AT_LEAST_N && (n < 1 || n > Math.max(count, 1))) {
+      problems.add("minHealthySources: " + n + " with style AT_LEAST_N must be 1 to the number of sources, " + count
+          + " (R-OP-4)");
+    } else if (c.getStyle() != CompositeStyle.AT_LEAST_N && n != 0) {
+      problems.add("minHealthySources: only with style AT_LEAST_N, not " + c.getStyle() + " (R-OP-4)");
+    }
+    Set<String> seen = new HashSet<>();
+    for (String critical : c.getCriticalSources()) {
+      if (!c.getHealthSources().contains(critical)) {
+        problems.add("criticalSources: '" + critical + "' is not one of healthSources (R-OP-4)");
+      } else if (!seen.add(critical)) {
+        problems.add("criticalSources: '" + critical + "' is listed twice (R-OP-4)");
+      }
+    }
   }
 
   public static List<String> forwardingRule(String key, ForwardingRule r) {
