@@ -81,7 +81,8 @@ final class ExplainCommand extends AuditCommand.Base {
       out.println("  bucket " + b.label() + (x.policy().equals("WRR") ? " weight " + b.weight() : ""));
       for (Explainer.AddressAt a : b.addresses()) {
         out.println("    " + a.rrdata() + (a.checked() ? "  " + a.health() + (a.since() == null ? " (no state yet)"
-            : " since " + a.since()) : "  not health checked"));
+            : " since " + a.since()) + (a.countedAs() == null ? "" : ", counted " + a.countedAs() + " (R-OP-2)")
+            : "  not health checked"));
       }
     }
     out.println("  answers:");

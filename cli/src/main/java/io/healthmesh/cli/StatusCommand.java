@@ -9,6 +9,7 @@ import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.config.ResourceKind;
 import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.config.BackendService;
+import io.healthmesh.config.CompositeHealthCheck;
 import io.healthmesh.config.HealthAggregationPolicy;
 import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.config.HealthSource;
@@ -102,17 +103,20 @@ final class StatusCommand implements Callable<Integer> {
         if (t != null) {
           row.put("thresholds", t);
         }
+        if (s.getLastKnownStatus() != null) {
+          row.put("lastKnown", s.getLastKnownStatus().name()); // R-OP-2
+        }
       }
       out.println(JSON.writeValueAsString(list));
     } else {
-      out.printf("%-24s %-40s %-10s %-25s %-16s %-16s %s%n", "KIND", "NAME", "STATE", "SINCE", "UP/DOWN/UNKNOWN",
+      out.printf("%-24s %-40s %-24s %-25s %-16s %-16s %s%n", "KIND", "NAME", "STATE", "SINCE", "UP/DOWN/UNKNOWN",
           "THRESHOLDS", "REGION");
       Map<HealthStatus, Integer> totals = new EnumMap<>(HealthStatus.class);
       for (Map.Entry<EntityKey, HealthState> e : rows) {
         HealthState s = e.getValue();
         String t = thresholds.of(e.getKey());
-        out.printf("%-24s %-40s %-10s %-25s %-16s %-16s %s%n", e.getKey().getKind(), e.getKey().getName(),
-            s.getStatus(), s.getSince(), s.getHealthyCount() + "/" + s.getUnhealthyCount() + "/" + s.getUnknownCount(),
+        out.printf("%-24s %-40s %-24s %-25s %-16s %-16s %s%n", e.getKey().getKind(), e.getKey().getName(),
+            s.getStatus() + (s.getLastKnownStatus() == null ? "" : " (was " + s.getLastKnownStatus() + ")"), s.getSince(), s.getHealthyCount() + "/" + s.getUnhealthyCount() + "/" + s.getUnknownCount(),
             t == null ? "-" : t, s.getRegion().isEmpty() ? "-" : s.getRegion());
         totals.merge(s.getStatus(), 1, Integer::sum);
       }
@@ -165,10 +169,23 @@ final class StatusCommand implements Callable<Integer> {
               : config.get(ResourceKind.HEALTH_AGGREGATION_POLICY, source.getHealthAggregationPolicy());
           return p == null ? null : ">=" + p.getHealthyPercentThreshold() + "% and >=" + p.getMinHealthyThreshold();
         }
+        case COMPOSITE_HEALTH_CHECK -> {
+          CompositeHealthCheck c = config.get(ResourceKind.COMPOSITE_HEALTH_CHECK, key.getName());
+          return c == null ? null : style(c);
+        }
         default -> {
           return null;
         }
       }
+    }
+
+    /** R-OP-4: "ALL", "ANY", ">=2 of 3", with "+critical a,b". */
+    private static String style(CompositeHealthCheck c) {
+      String style = switch (c.getStyle()) {
+        case AT_LEAST_N -> ">=" + c.getMinHealthySources() + " of " + c.getHealthSources().size();
+        default -> c.getStyle().name();
+      };
+      return c.getCriticalSources().isEmpty() ? style : style + " +critical " + String.join(",", c.getCriticalSources());
     }
 
     private static String consecutive(HealthCheckSpec spec) {

@@ -32,6 +32,8 @@ class DemoIT {
       assertThat(down.exit()).as(down.err()).isZero();
       assertThat(down.out()).contains("orders-use1/vm-1").contains("UNHEALTHY").contains("2 up/2 down")
           .doesNotContain("orders-euw1/");
+      Cli.Run composites = Cli.execute(demo.bootstrap, demo.registryUrl, "status", "--kind", "composite-health-check");
+      assertThat(composites.out()).as("the seed's style, R-OP-4").contains("orders-use1-chc").contains(" ALL ");
       awaitEdgesAgree(demo, Duration.ofSeconds(30));
 
       Cli.Run heal = Cli.execute(demo.bootstrap, demo.registryUrl, "demo", "heal", "all");

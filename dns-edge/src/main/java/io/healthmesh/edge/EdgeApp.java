@@ -7,12 +7,14 @@ import io.healthmesh.edge.server.Responder;
 import io.healthmesh.edge.state.Snapshot;
 import io.healthmesh.edge.state.TopicFollower;
 import io.healthmesh.edge.status.EdgeStatusReporter;
+import io.healthmesh.events.HealthStatus;
 import io.healthmesh.schemas.RetryingRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -50,6 +52,12 @@ public final class EdgeApp implements AutoCloseable {
         .description("records of the followed topics that could not be read and were left out").register(meters);
     FunctionCounter.builder("healthmesh.edge.records.rejected", follower, TopicFollower::rejected)
         .description("configuration records that broke a rule; the previous version stays in force").register(meters);
+    for (HealthStatus as : List.of(HealthStatus.HEALTHY, HealthStatus.UNHEALTHY)) { // R-OP-2
+      io.micrometer.core.instrument.Gauge.builder("healthmesh.edge.unknown.targets.counted", follower,
+          f -> f.unknownCountedAs(as)).tag("as", as.name())
+          .description("UNKNOWN target addresses that their record set counts as this state, not as the default")
+          .register(meters);
+    }
     meters.gauge("healthmesh.edge.snapshot.version", snapshot, s -> s.get().version());
     meters.gauge("healthmesh.edge.snapshot.record.sets", snapshot, s -> s.get().recordSets());
     meters.gauge("healthmesh.edge.snapshot.zones", snapshot, s -> s.get().zones().size());

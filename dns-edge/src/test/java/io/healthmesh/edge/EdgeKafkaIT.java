@@ -98,8 +98,37 @@ class EdgeKafkaIT {
         });
         assertThat(healthy.getPolicy()).isEqualTo(RoutingPolicyType.WRR);
         assertThat(healthy.getEdgeRegion()).isEqualTo("us-east1");
+
+        lastKnownExpiresWithoutARecord(kafka, client, edge, meters);
       }
     }
+  }
+
+  /**
+   * R-OP-2 through the topics: a target that went UNKNOWN while down keeps being avoided for its
+   * record set's maximum age, then is answered again with no record read in between.
+   */
+  private static void lastKnownExpiresWithoutARecord(EmbeddedKafka kafka, SchemaRegistryClient client, EdgeApp edge,
+      SimpleMeterRegistry meters) throws Exception {
+    send(kafka, client, Topics.RESOURCE_RECORD_SETS, "internal/lk.example.internal./A", ResourceRecordSet.newBuilder()
+        .setZone("internal").setName("lk.example.internal.").setType("A").setTtl(5)
+        .setRoutingPolicy(RoutingPolicy.newBuilder().setWrr(WrrPolicy.newBuilder().setItems(List.of(
+            WrrItem.newBuilder().setWeight(100).setRrdatas(List.of("10.7.0.1")).setHealthCheckedTargets(
+                HealthCheckedTargets.newBuilder().setExternalEndpoints(List.of("10.7.0.1")).build()).build(),
+            WrrItem.newBuilder().setWeight(0).setRrdatas(List.of("10.9.0.7")).build())).build())
+            .setUnknownTargets(io.healthmesh.config.UnknownTargetBehavior.LAST_KNOWN).setLastKnownMaxAgeSeconds(4).build())
+        .build());
+    EntityKey target = new EntityKey(EntityKind.EXTERNAL_ENDPOINT, "10.7.0.1");
+    Instant stale = Instant.now();
+    send(kafka, client, Topics.HEALTH_STATE, target, HealthState.newBuilder().setStatus(HealthStatus.UNKNOWN)
+        .setSince(stale).setLastKnownStatus(HealthStatus.UNHEALTHY).build());
+    await("the target is avoided as last known").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+        .until(() -> answer(edge, "lk.example.internal."), "10.9.0.7"::equals);
+    assertThat(meters.get("healthmesh.edge.unknown.targets.counted").tag("as", "UNHEALTHY").gauge().value()).isEqualTo(1);
+    await("4 s after it went UNKNOWN it counts as the default again").atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(50)).until(() -> answer(edge, "lk.example.internal."), "10.7.0.1"::equals);
+    assertThat(Duration.between(stale, Instant.now())).isGreaterThanOrEqualTo(Duration.ofSeconds(4));
+    assertThat(meters.get("healthmesh.edge.unknown.targets.counted").tag("as", "UNHEALTHY").gauge().value()).isZero();
   }
 
   private static List<DnsDecision> decisions(EmbeddedKafka kafka, SchemaRegistryClient client, int atLeast) {
@@ -119,9 +148,13 @@ class EdgeKafkaIT {
   }
 
   private static String answer(EdgeApp edge) throws Exception {
+    return answer(edge, "api.example.internal.");
+  }
+
+  private static String answer(EdgeApp edge, String name) throws Exception {
     SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", edge.port()));
     resolver.setTimeout(Duration.ofSeconds(2));
-    Message m = resolver.send(Message.newQuery(Record.newRecord(Name.fromConstantString("api.example.internal."), Type.A, DClass.IN)));
+    Message m = resolver.send(Message.newQuery(Record.newRecord(Name.fromConstantString(name), Type.A, DClass.IN)));
     assertThat(m.getRcode()).isEqualTo(Rcode.NOERROR);
     return m.getSection(Section.ANSWER).get(0).rdataToString();
   }

@@ -432,7 +432,9 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     HealthState state = HealthState.newBuilder()
         .setStatus(next.status).setSince(Instant.ofEpochMilli(next.since)).setRegion(owner.region())
         .setHealthyCount(next.successes).setUnhealthyCount(next.failures)
-        .setVersion(next.version).setSourceOffset(origin == null ? null : origin.offset()).build();
+        .setVersion(next.version).setSourceOffset(origin == null ? null : origin.offset())
+        // an endpoint publishes only when its status changes (or at its first result, never known)
+        .setLastKnownStatus(Publisher.lastKnown(next.status, before, null)).build();
     long timestamp = eventTime.toEpochMilli();
     context.forward(new Record<>(key, new Out.State(entity, state), timestamp));
     prompt.changed();

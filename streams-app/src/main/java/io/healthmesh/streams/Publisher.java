@@ -55,6 +55,7 @@ final class Publisher {
         .setHealthyCount(counts.healthy()).setUnhealthyCount(counts.unhealthy()).setUnknownCount(counts.unknown())
         .setVersion(statusChanged ? version + 1 : version)
         .setSourceOffset(statusChanged ? cause.getTriggerOffset() : old == null ? null : old.getSourceOffset())
+        .setLastKnownStatus(lastKnown(status, before, old == null ? null : old.getLastKnownStatus()))
         .build();
     if (next.equals(old)) {
       return;
@@ -71,6 +72,17 @@ final class Publisher {
           .setNewStatus(status).setEventTime(eventTime).setVersion(next.getVersion()).setCause(cause.build()).build();
       context.forward(new Record<>(storeKey(key), new Out.Transition(key, transition), timestamp));
     }
+  }
+
+  /**
+   * R-OP-2: while UNKNOWN, the state it had before it became UNKNOWN (kept while it stays UNKNOWN),
+   * so that an edge, even one started later, can count it as last known.
+   */
+  static HealthStatus lastKnown(HealthStatus status, HealthStatus before, HealthStatus lastKnownBefore) {
+    if (status != HealthStatus.UNKNOWN) {
+      return null;
+    }
+    return before != HealthStatus.UNKNOWN ? before : lastKnownBefore;
   }
 
   /** The entity is gone: a tombstone on health-state. */

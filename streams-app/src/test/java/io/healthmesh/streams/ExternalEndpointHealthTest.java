@@ -64,6 +64,33 @@ class ExternalEndpointHealthTest {
   }
 
   @Test
+  void staleTargetStateSaysWhatItWasBefore_andForgetsItOnceKnownAgain_R_OP_2() {
+    h.wrrWithExternalEndpoints("api.example.internal.", List.of("10.2.0.100"), null, T0);
+    h.externalProbe("10.2.0.100", false, T0.plusSeconds(1));
+    h.externalProbe("10.2.0.100", false, T0.plusSeconds(31));
+    assertThat(h.state(EntityKind.EXTERNAL_ENDPOINT, "10.2.0.100").getLastKnownStatus()).isNull();
+    h.heartbeat("10.2.0.100", T0.plusSeconds(125));
+    var stale = h.state(EntityKind.EXTERNAL_ENDPOINT, "10.2.0.100");
+    assertThat(stale.getStatus()).isEqualTo(HealthStatus.UNKNOWN);
+    assertThat(stale.getLastKnownStatus()).isEqualTo(HealthStatus.UNHEALTHY);
+    assertThat(stale.getSince()).isEqualTo(T0.plusSeconds(121));
+    h.externalProbe("10.2.0.100", true, T0.plusSeconds(130));
+    h.externalProbe("10.2.0.100", true, T0.plusSeconds(160));
+    var known = h.state(EntityKind.EXTERNAL_ENDPOINT, "10.2.0.100");
+    assertThat(known.getStatus()).isEqualTo(HealthStatus.HEALTHY);
+    assertThat(known.getLastKnownStatus()).isNull();
+  }
+
+  @Test
+  void lastKnownStaysWhileAnAggregateStaysUnknown_R_OP_2() {
+    assertThat(Publisher.lastKnown(HealthStatus.UNKNOWN, HealthStatus.HEALTHY, null)).isEqualTo(HealthStatus.HEALTHY);
+    assertThat(Publisher.lastKnown(HealthStatus.UNKNOWN, HealthStatus.UNKNOWN, HealthStatus.UNHEALTHY))
+        .as("counts changed, still UNKNOWN").isEqualTo(HealthStatus.UNHEALTHY);
+    assertThat(Publisher.lastKnown(HealthStatus.UNKNOWN, HealthStatus.UNKNOWN, null)).as("never known").isNull();
+    assertThat(Publisher.lastKnown(HealthStatus.HEALTHY, HealthStatus.UNKNOWN, HealthStatus.UNHEALTHY)).isNull();
+  }
+
+  @Test
   void usesTheRecordSetsOwnCheck_whenGiven_R_DNSHC_4() {
     h.wrrWithExternalEndpoints("api.example.internal.", List.of("10.2.0.100"),
         HealthCheckSpec.newBuilder().setCheckIntervalSec(10).setHealthyThreshold(1).build(), T0);

@@ -14,6 +14,7 @@ import io.healthmesh.edge.rules.DnsConfigRules;
 import io.healthmesh.events.DecisionReason;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthStatus;
+import io.healthmesh.events.HealthTransition;
 import io.healthmesh.net.IpAddress;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,9 +48,13 @@ public final class Explainer {
     this.transitions = transitions;
   }
 
-  /** One address of a bucket with its health at the instant. */
-  /** @param since ISO-8601 time the target took its state, null when it never had one */
-  public record AddressAt(String rrdata, boolean checked, HealthStatus health, String since) {}
+  /**
+   * One address of a bucket with its health at the instant.
+   *
+   * @param since ISO-8601 time the target took its state, null when it never had one
+   * @param countedAs what the record set took an UNKNOWN target for (R-OP-2); null when its state
+   */
+  public record AddressAt(String rrdata, boolean checked, HealthStatus health, String since, HealthStatus countedAs) {}
 
   /** One item of the policy. */
   public record BucketAt(String label, int weight, String location, List<AddressAt> addresses) {}
@@ -87,6 +92,20 @@ public final class Explainer {
       public HealthStatus health(EntityKind kind, String entity) {
         return transitions.at(kind, entity, at).status();
       }
+
+      /** As the topology publishes it: the state the transition into UNKNOWN left (R-OP-2). */
+      @Override
+      public PlanBuilder.LastKnown lastKnown(EntityKind kind, String entity) {
+        Transitions.State state = transitions.at(kind, entity, at);
+        HealthTransition into = state.setBy();
+        return state.status() != HealthStatus.UNKNOWN || into == null || into.getOldStatus() == HealthStatus.UNKNOWN
+            ? null : new PlanBuilder.LastKnown(into.getOldStatus(), into.getEventTime().toEpochMilli());
+      }
+
+      @Override
+      public long now() {
+        return at.toEpochMilli();
+      }
     });
     return new Explanation(DnsConfigRules.key(rrs), version, policyName(plan), sourceRegion, buckets(plan, at),
         outcomes(plan, sourceRegion));
@@ -119,7 +138,7 @@ public final class Explainer {
       List<AddressAt> addresses = new ArrayList<>();
       for (Address a : b.addresses()) {
         addresses.add(new AddressAt(a.rrdata(), a.checked(), a.checked() ? a.status() : null,
-            a.checked() ? since(a, at) : null));
+            a.checked() ? since(a, at) : null, a.checked() && a.counted() != a.status() ? a.counted() : null));
       }
       result.add(new BucketAt(b.label(), b.weight(), b.location(), addresses));
     }

@@ -234,6 +234,19 @@ class ValidatorTest {
   }
 
   @Test
+  void checksTheMaximumAge_whenUnknownTargetsCountAsLastKnown_R_OP_2() {
+    String base = wrr(50, 50);
+    assertThat(problems(base + "  unknownTargets: COUNT_UNHEALTHY\n")).isEmpty();
+    assertThat(problems(base + "  unknownTargets: LAST_KNOWN\n  lastKnownMaxAgeSeconds: 300\n")).isEmpty();
+    assertThat(problems(base + "  unknownTargets: LAST_KNOWN\n")).containsExactly("test.yaml:1:"
+        + " routingPolicy.lastKnownMaxAgeSeconds: 0 with unknownTargets LAST_KNOWN must be 1 to 86400 (R-OP-2)");
+    assertThat(problems(base + "  unknownTargets: LAST_KNOWN\n  lastKnownMaxAgeSeconds: 86401\n")).singleElement()
+        .asString().endsWith("must be 1 to 86400 (R-OP-2)");
+    assertThat(problems(base + "  lastKnownMaxAgeSeconds: 60\n")).containsExactly("test.yaml:1:"
+        + " routingPolicy.lastKnownMaxAgeSeconds: only with unknownTargets LAST_KNOWN, not COUNT_HEALTHY (R-OP-2)");
+  }
+
+  @Test
   void checksTheFallback_whenARecordSetDoesNotFailOpen_R_OP_1() {
     String base = wrr(50, 50);
     assertThat(problems(base + "  allUnhealthyBehavior: FAIL_CLOSED\n")).isEmpty();

@@ -28,7 +28,23 @@ public final class PlanBuilder {
 
     /** The entity's published state; UNKNOWN when there is none. */
     HealthStatus health(EntityKind kind, String name);
+
+    /** While the entity is UNKNOWN: the state it had before, and since when it is UNKNOWN; else null. */
+    default LastKnown lastKnown(EntityKind kind, String name) {
+      return null;
+    }
+
+    /** The instant, epoch milliseconds, the plan is for: what a last known state's age is measured at. */
+    default long now() {
+      return 0;
+    }
+
+    /** The plan built for this instant changes at {@code millis} without any new record (R-OP-2). */
+    default void changesAt(long millis) {}
   }
+
+  /** An UNKNOWN target's state before it became UNKNOWN (R-OP-2). */
+  public record LastKnown(HealthStatus status, long unknownSinceMillis) {}
 
   private PlanBuilder() {}
 
@@ -37,7 +53,7 @@ public final class PlanBuilder {
     if (policy == null) {
       return new Plan.Static(rrs.getRrdatas());
     }
-    Plan plan = routed(policy, targets);
+    Plan plan = routed(policy, new Counted(policy, targets));
     return switch (policy.getAllUnhealthyBehavior()) { // R-OP-1
       case FAIL_CLOSED -> new Plan.FailClosed(plan, List.of());
       case FALLBACK -> new Plan.FailClosed(plan, policy.getFallbackRrdatas());
@@ -45,7 +61,7 @@ public final class PlanBuilder {
     };
   }
 
-  private static Plan routed(RoutingPolicy policy, Targets targets) {
+  private static Plan routed(RoutingPolicy policy, Counted targets) {
     if (policy.getWrr() != null) {
       List<Bucket> items = new ArrayList<>();
       List<WrrItem> wrr = policy.getWrr().getItems();
@@ -95,7 +111,7 @@ public final class PlanBuilder {
         .forEach(address -> target.accept(EntityKind.EXTERNAL_ENDPOINT, IpAddress.canonicalOrSame(address)));
   }
 
-  private static Plan.Geo geo(GeoPolicy geo, Targets targets) {
+  private static Plan.Geo geo(GeoPolicy geo, Counted targets) {
     List<Bucket> items = new ArrayList<>();
     for (GeoItem item : geo.getItems()) {
       items.add(new Bucket("geo[" + item.getLocation() + "]", 0, item.getLocation(),
@@ -108,18 +124,18 @@ public final class PlanBuilder {
    * An rrdata is health checked when one of the item's targets has that address, however either
    * is spelled (R-DNSHC-1): both are compared in canonical form.
    */
-  private static List<Address> addresses(List<String> rrdatas, HealthCheckedTargets checked, Targets targets) {
+  private static List<Address> addresses(List<String> rrdatas, HealthCheckedTargets checked, Counted targets) {
     Map<String, Address> byAddress = targetAddresses(checked, targets);
     List<Address> addresses = new ArrayList<>();
     for (String rrdata : rrdatas) {
       Address target = byAddress.get(IpAddress.canonicalOrSame(rrdata));
       addresses.add(target == null ? Address.unchecked(rrdata)
-          : target.rrdata().equals(rrdata) ? target : new Address(rrdata, true, target.status()));
+          : target.rrdata().equals(rrdata) ? target : target.as(rrdata));
     }
     return addresses;
   }
 
-  private static Map<String, Address> targetAddresses(HealthCheckedTargets checked, Targets targets) {
+  private static Map<String, Address> targetAddresses(HealthCheckedTargets checked, Counted targets) {
     Map<String, Address> byAddress = new LinkedHashMap<>();
     if (checked == null) {
       return byAddress;
@@ -128,13 +144,45 @@ public final class PlanBuilder {
       ForwardingRule rule = targets.forwardingRule(lb.getForwardingRule());
       if (rule != null) {
         String address = IpAddress.canonicalOrSame(rule.getIpAddress());
-        byAddress.put(address, new Address(address, true, targets.health(EntityKind.FORWARDING_RULE, rule.getName())));
+        byAddress.put(address, targets.address(address, EntityKind.FORWARDING_RULE, rule.getName()));
       }
     }
     for (String external : checked.getExternalEndpoints()) {
       String address = IpAddress.canonicalOrSame(external);
-      byAddress.put(address, new Address(address, true, targets.health(EntityKind.EXTERNAL_ENDPOINT, address)));
+      byAddress.put(address, targets.address(address, EntityKind.EXTERNAL_ENDPOINT, address));
     }
     return byAddress;
+  }
+
+  /** The targets as one record set's {@code unknownTargets} counts them (R-OP-2). */
+  private record Counted(RoutingPolicy policy, Targets targets) {
+    ForwardingRule forwardingRule(String name) {
+      return targets.forwardingRule(name);
+    }
+
+    Address address(String address, EntityKind kind, String name) {
+      HealthStatus status = targets.health(kind, name);
+      return new Address(address, true, status, status == HealthStatus.UNKNOWN ? unknown(kind, name) : status);
+    }
+
+    private HealthStatus unknown(EntityKind kind, String name) {
+      switch (policy.getUnknownTargets()) {
+        case COUNT_UNHEALTHY:
+          return HealthStatus.UNHEALTHY;
+        case LAST_KNOWN:
+          LastKnown last = targets.lastKnown(kind, name);
+          if (last == null || last.status() == HealthStatus.UNKNOWN) {
+            return HealthStatus.UNKNOWN;
+          }
+          long until = last.unknownSinceMillis() + policy.getLastKnownMaxAgeSeconds() * 1000L;
+          if (targets.now() >= until) {
+            return HealthStatus.UNKNOWN; // too old: counted as the default does
+          }
+          targets.changesAt(until);
+          return last.status();
+        default:
+          return HealthStatus.UNKNOWN;
+      }
+    }
   }
 }

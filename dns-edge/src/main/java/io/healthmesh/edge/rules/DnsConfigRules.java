@@ -1,6 +1,7 @@
 package io.healthmesh.edge.rules;
 
 import io.healthmesh.config.AllUnhealthyBehavior;
+import io.healthmesh.config.UnknownTargetBehavior;
 import io.healthmesh.config.GeoItem;
 import io.healthmesh.config.GeoPolicy;
 import io.healthmesh.config.HealthCheckedTargets;
@@ -35,6 +36,8 @@ import org.xbill.DNS.Type;
  */
 public final class DnsConfigRules {
   public static final int MAX_WEIGHT = 1000;
+  /** R-OP-2: a last known state older than a day says nothing about the target now. */
+  public static final int MAX_LAST_KNOWN_SECONDS = 86_400;
   /** Types a record set may have; the same ones may carry a routing policy (docs/rules.md section 4). */
   public static final Set<String> TYPES = Set.of("A", "AAAA", "CNAME", "MX", "SRV", "TXT");
   private static final Set<String> CHECKABLE_TYPES = Set.of("A", "AAAA");
@@ -138,6 +141,7 @@ public final class DnsConfigRules {
       problems.addAll(HealthCheckRules.externalProblems("routingPolicy.healthCheck", policy.getHealthCheck()));
     }
     allUnhealthy(r, policy, problems);
+    unknownTargets(policy, problems);
     if (zone != null && zone.getZoneType() != ZoneType.STANDARD) {
       problems.add("routingPolicy: zone '" + zone.getName() + "' is a " + zone.getZoneType()
           + " zone; routing policies are allowed only in standard zones (R-DNS-2)");
@@ -281,6 +285,20 @@ public final class DnsConfigRules {
     } else if (!fallback.isEmpty()) {
       problems.add("routingPolicy.fallbackRrdatas: only with allUnhealthyBehavior FALLBACK, not "
           + policy.getAllUnhealthyBehavior() + " (R-OP-1)");
+    }
+  }
+
+  /** R-OP-2: LAST_KNOWN says for how long; the other behaviours take no age. */
+  private static void unknownTargets(RoutingPolicy policy, List<String> problems) {
+    int age = policy.getLastKnownMaxAgeSeconds();
+    if (policy.getUnknownTargets() == UnknownTargetBehavior.LAST_KNOWN) {
+      if (age < 1 || age > MAX_LAST_KNOWN_SECONDS) {
+        problems.add("routingPolicy.lastKnownMaxAgeSeconds: " + age + " with unknownTargets LAST_KNOWN must be 1 to "
+            + MAX_LAST_KNOWN_SECONDS + " (R-OP-2)");
+      }
+    } else if (age != 0) {
+      problems.add("routingPolicy.lastKnownMaxAgeSeconds: only with unknownTargets LAST_KNOWN, not "
+          + policy.getUnknownTargets() + " (R-OP-2)");
     }
   }
 

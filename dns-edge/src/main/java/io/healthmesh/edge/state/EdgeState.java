@@ -41,6 +41,9 @@ public final class EdgeState {
   /** An entity whose health routing reads. */
   private record Target(EntityKind kind, String name) {}
 
+  /** A record set to plan again at {@code at}, epoch milliseconds. */
+  private record Expiry(long at, String key) {}
+
   /** Where a record set is served: its zone and slot, fixed by its key. */
   private record Placement(String zone, ZoneBuild.Slot slot) {}
 
@@ -52,6 +55,17 @@ public final class EdgeState {
   private final Map<String, Long> ruleOffsets = new HashMap<>();
   // By kind, then name: no key object per entity, which at 1,000,000 entities is 24 MB.
   private final Map<EntityKind, Map<String, HealthStatus>> health = new EnumMap<>(EntityKind.class);
+  /** Only targets that are UNKNOWN and were known before (R-OP-2): few, so keyed by object. */
+  private final Map<Target, PlanBuilder.LastKnown> lastKnown = new HashMap<>();
+  /** When plans that count a last known state stop doing so (R-OP-2), earliest first. */
+  private final java.util.PriorityQueue<Expiry> expiries =
+      new java.util.PriorityQueue<>(java.util.Comparator.comparingLong(Expiry::at));
+  private final java.util.function.LongSupplier clock;
+  /** Per record set, its UNKNOWN addresses counted HEALTHY and counted UNHEALTHY (R-OP-2); only non-zero ones. */
+  private final Map<String, int[]> countedUnknown = new HashMap<>();
+  private final java.util.concurrent.atomic.AtomicLongArray countedTotals = new java.util.concurrent.atomic.AtomicLongArray(2);
+  private long planningAt;
+  private String planning;
   private final Map<String, Long> offsets = new HashMap<>();
   private final KeyIndex<Target> dependents = new KeyIndex<>();
   private final KeyIndex<String> byZone = new KeyIndex<>();
@@ -77,6 +91,21 @@ public final class EdgeState {
     public HealthStatus health(EntityKind kind, String name) {
       return health.getOrDefault(kind, Map.of()).getOrDefault(name, HealthStatus.UNKNOWN);
     }
+
+    @Override
+    public PlanBuilder.LastKnown lastKnown(EntityKind kind, String name) {
+      return lastKnown.isEmpty() ? null : lastKnown.get(new Target(kind, name));
+    }
+
+    @Override
+    public long now() {
+      return planningAt;
+    }
+
+    @Override
+    public void changesAt(long millis) {
+      expiries.add(new Expiry(millis, planning));
+    }
   };
   private WireIndex wire = WireIndex.EMPTY;
   private long version;
@@ -88,7 +117,13 @@ public final class EdgeState {
 
   /** @param version the version of the last snapshot built before, so that SOA serials never go back */
   public EdgeState(long version) {
+    this(version, System::currentTimeMillis);
+  }
+
+  /** @param clock epoch milliseconds, for how old a last known state is (R-OP-2) */
+  public EdgeState(long version, java.util.function.LongSupplier clock) {
     this.version = version;
+    this.clock = clock;
   }
 
   /** The version of the last snapshot built. */
@@ -190,6 +225,34 @@ public final class EdgeState {
     return problems;
   }
 
+  /**
+   * UNKNOWN target addresses, over every record set served, that their record set counts as
+   * {@code as} rather than as the default does (R-OP-2): HEALTHY on a last known state, or UNHEALTHY.
+   */
+  public long unknownCountedAs(HealthStatus as) {
+    return countedTotals.get(as == HealthStatus.HEALTHY ? 0 : 1);
+  }
+
+  private void countUnknown(String key, RecordSetEntry entry) {
+    int[] counts = new int[2];
+    if (entry != null) {
+      for (io.healthmesh.edge.routing.Bucket b : entry.plan().buckets()) {
+        for (io.healthmesh.edge.routing.Address a : b.addresses()) {
+          if (a.checked() && a.status() == HealthStatus.UNKNOWN && a.counted() != HealthStatus.UNKNOWN) {
+            counts[a.counted() == HealthStatus.HEALTHY ? 0 : 1]++;
+          }
+        }
+      }
+    }
+    int[] before = counts[0] + counts[1] == 0 ? countedUnknown.remove(key) : countedUnknown.put(key, counts);
+    for (int i = 0; i < 2; i++) {
+      int delta = counts[i] - (before == null ? 0 : before[i]);
+      if (delta != 0) {
+        countedTotals.addAndGet(i, delta);
+      }
+    }
+  }
+
   /** Configuration records ignored because they broke a rule. */
   public long rejected() {
     return rejected;
@@ -225,11 +288,39 @@ public final class EdgeState {
 
   /** {@code status} null: the entity is gone, so its health is UNKNOWN again. @return whether it changed */
   public boolean health(EntityKind kind, String name, HealthStatus status) {
-    if (put(health.computeIfAbsent(kind, k -> new HashMap<>()), name, status) == status) {
-      return false;
+    return health(kind, name, status, null);
+  }
+
+  /**
+   * @param last while {@code status} is UNKNOWN, the state the target had before and since when it
+   *     is UNKNOWN (R-OP-2); null when it was never known
+   */
+  public boolean health(EntityKind kind, String name, HealthStatus status, PlanBuilder.LastKnown last) {
+    boolean changed = put(health.computeIfAbsent(kind, k -> new HashMap<>()), name, status) != status;
+    PlanBuilder.LastKnown kept = status == HealthStatus.UNKNOWN ? last : null;
+    if (kept != null || !lastKnown.isEmpty()) {
+      changed |= !Objects.equals(put(lastKnown, new Target(kind, name), kept), kept);
     }
-    dirtyRecordSets.addAll(dependents.get(new Target(kind, name)));
-    return true;
+    if (changed) {
+      dirtyRecordSets.addAll(dependents.get(new Target(kind, name)));
+    }
+    return changed;
+  }
+
+  /**
+   * Marks for planning again the record sets whose last known states have grown too old (R-OP-2).
+   * @return whether there are any, so that a snapshot is due
+   */
+  public boolean expire() {
+    long now = clock.getAsLong();
+    boolean due = false;
+    while (!expiries.isEmpty() && expiries.peek().at() <= now) {
+      String key = expiries.poll().key();
+      if (recordSets.containsKey(key)) {
+        due |= dirtyRecordSets.add(key);
+      }
+    }
+    return due;
   }
 
   public void offset(String topicPartition, long offset) {
@@ -239,6 +330,7 @@ public final class EdgeState {
   /** Brings the served state up to date with every change since the last snapshot. */
   public Snapshot snapshot(boolean ready) {
     version++;
+    planningAt = clock.getAsLong();
     boolean zonesChanged = !dirtyZones.isEmpty();
     for (String name : dirtyZones) {
       rebuildZone(name);
@@ -282,6 +374,7 @@ public final class EdgeState {
 
   /** Plans one record set again and serves the result in its zone. */
   private void update(String key) {
+    planning = key;
     RecordSetEntry entry = null;
     Placement placement = null;
     ResourceRecordSet rrs = blocked.contains(key) ? null : recordSets.get(key);
@@ -301,6 +394,7 @@ public final class EdgeState {
     }
     Placement before = placement == null ? placements.remove(key) : placements.put(key, placement);
     put(entries, key, entry);
+    countUnknown(key, entry);
     if (!Objects.equals(before, placement)) {
       claim(key, before, false);
     }

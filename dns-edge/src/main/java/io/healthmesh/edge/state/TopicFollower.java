@@ -3,6 +3,7 @@ package io.healthmesh.edge.state;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.edge.routing.PlanBuilder;
 import io.healthmesh.events.ConfigInForce;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
@@ -151,6 +152,11 @@ public final class TopicFollower implements AutoCloseable {
   }
 
   /** Records that could not be read and were left out. */
+  /** See {@link EdgeState#unknownCountedAs}. */
+  public long unknownCountedAs(io.healthmesh.events.HealthStatus as) {
+    return state.unknownCountedAs(as);
+  }
+
   public long skipped() {
     return skipped;
   }
@@ -188,6 +194,7 @@ public final class TopicFollower implements AutoCloseable {
             state.offset(r.topic() + "-" + r.partition(), r.offset());
           }
           unserved += records.count();
+          state.expire(); // R-OP-2: a last known state too old to count is a change without a record
           if (!whole && caughtUp(c, end)) {
             whole = true;
             force = true;
@@ -319,7 +326,11 @@ public final class TopicFollower implements AutoCloseable {
       return false;
     }
     HealthState value = r.value() == null ? null : states.deserialize(r.topic(), r.value());
-    return state.health(key.getKind(), key.getName(), value == null ? null : value.getStatus());
+    if (value == null) {
+      return state.health(key.getKind(), key.getName(), null);
+    }
+    return state.health(key.getKind(), key.getName(), value.getStatus(), value.getLastKnownStatus() == null ? null
+        : new PlanBuilder.LastKnown(value.getLastKnownStatus(), value.getSince().toEpochMilli()));
   }
 
   private void sleep() {

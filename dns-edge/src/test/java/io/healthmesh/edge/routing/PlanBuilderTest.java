@@ -40,6 +40,79 @@ class PlanBuilderTest {
     }
   };
 
+  private final Map<String, PlanBuilder.LastKnown> lastKnown = new java.util.HashMap<>();
+  private final List<Long> changes = new java.util.ArrayList<>();
+  private long now;
+  private final PlanBuilder.Targets remembering = new PlanBuilder.Targets() {
+    @Override
+    public ForwardingRule forwardingRule(String name) {
+      return targets.forwardingRule(name);
+    }
+
+    @Override
+    public HealthStatus health(EntityKind kind, String name) {
+      return targets.health(kind, name);
+    }
+
+    @Override
+    public PlanBuilder.LastKnown lastKnown(EntityKind kind, String name) {
+      return lastKnown.get(kind + "|" + name);
+    }
+
+    @Override
+    public long now() {
+      return now;
+    }
+
+    @Override
+    public void changesAt(long millis) {
+      changes.add(millis);
+    }
+  };
+
+  /** A WRR record set over one UNKNOWN external endpoint and one unchecked address, counting UNKNOWN as told. */
+  private static ResourceRecordSet unknownTarget(io.healthmesh.config.UnknownTargetBehavior behavior, int maxAge) {
+    return ResourceRecordSet.newBuilder().setZone("internal").setName("api.example.internal.").setType("A")
+        .setRoutingPolicy(RoutingPolicy.newBuilder().setWrr(WrrPolicy.newBuilder().setItems(List.of(
+            WrrItem.newBuilder().setWeight(1).setRrdatas(List.of("10.2.0.100", "10.9.9.9"))
+                .setHealthCheckedTargets(lbAndExternal()).build())).build())
+            .setUnknownTargets(behavior).setLastKnownMaxAgeSeconds(maxAge).build()).build();
+  }
+
+  @Test
+  void unknownTargetCountsHealthyByDefault_orUnhealthyWhenTold_R_OP_2() {
+    Plan.Wrr seed = (Plan.Wrr) PlanBuilder.plan(unknownTarget(io.healthmesh.config.UnknownTargetBehavior.COUNT_HEALTHY, 0),
+        targets);
+    assertThat(seed.items().get(0).healthy()).containsExactly("10.2.0.100", "10.9.9.9");
+    assertThat(seed.items().get(0).addresses().get(0).unknown()).isTrue();
+
+    Plan.Wrr wary = (Plan.Wrr) PlanBuilder.plan(
+        unknownTarget(io.healthmesh.config.UnknownTargetBehavior.COUNT_UNHEALTHY, 0), targets);
+    assertThat(wary.items().get(0).addresses().get(0))
+        .isEqualTo(new Address("10.2.0.100", true, HealthStatus.UNKNOWN, HealthStatus.UNHEALTHY));
+    assertThat(wary.items().get(0).healthy()).containsExactly("10.9.9.9");
+  }
+
+  @Test
+  void lastKnownCountsUntilItsMaximumAge_thenAsTheDefault_R_OP_2() {
+    ResourceRecordSet rrs = unknownTarget(io.healthmesh.config.UnknownTargetBehavior.LAST_KNOWN, 60);
+    lastKnown.put("EXTERNAL_ENDPOINT|10.2.0.100", new PlanBuilder.LastKnown(HealthStatus.UNHEALTHY, 1_000_000));
+    now = 1_000_000 + 59_999;
+    Plan.Wrr young = (Plan.Wrr) PlanBuilder.plan(rrs, remembering);
+    assertThat(young.items().get(0).healthy()).as("still down, as last known").containsExactly("10.9.9.9");
+    assertThat(changes).as("the plan changes when the last known state is too old").containsExactly(1_060_000L);
+
+    now = 1_060_000;
+    changes.clear();
+    Plan.Wrr old = (Plan.Wrr) PlanBuilder.plan(rrs, remembering);
+    assertThat(old.items().get(0).healthy()).containsExactly("10.2.0.100", "10.9.9.9");
+    assertThat(changes).isEmpty();
+
+    lastKnown.clear();
+    assertThat(((Plan.Wrr) PlanBuilder.plan(rrs, remembering)).items().get(0).healthy()).as("never known")
+        .containsExactly("10.2.0.100", "10.9.9.9");
+  }
+
   static HealthCheckedTargets lbAndExternal() {
     return HealthCheckedTargets.newBuilder()
         .setInternalLoadBalancers(List.of(LoadBalancerTarget.newBuilder().setForwardingRule("fr-orders").build()))

@@ -135,6 +135,12 @@ abstract class EdgeServerContract {
   }
 
   @Test
+  void answersDig_countingUnknownPrimariesAsTheRecordSetSays_R_OP_2() throws Exception {
+    assertThat(dig("wary.example.internal", "A")).as("UNKNOWN counted down: the backup").isEqualTo("10.5.0.2");
+    assertThat(dig("remembered.example.internal", "A")).as("down a minute ago, as last known").isEqualTo("10.6.0.2");
+  }
+
+  @Test
   void survivesRandomAndMutatedPackets_andStillAnswers() throws Exception {
     SplittableRandom random = new SplittableRandom(99);
     byte[] valid = Message.newQuery(Record.newRecord(Name.fromConstantString("api.example.internal."), Type.A, DClass.IN)).toWire();

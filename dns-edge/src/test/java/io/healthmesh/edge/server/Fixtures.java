@@ -11,7 +11,10 @@ import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.config.RoutingPolicy;
 import io.healthmesh.config.WrrItem;
 import io.healthmesh.config.WrrPolicy;
+import io.healthmesh.config.PrimaryBackupPolicy;
+import io.healthmesh.config.UnknownTargetBehavior;
 import io.healthmesh.config.ZoneVisibility;
+import io.healthmesh.edge.routing.PlanBuilder;
 import io.healthmesh.edge.routing.Regions;
 import io.healthmesh.edge.routing.RoutingEngine;
 import io.healthmesh.edge.routing.SubnetRegions;
@@ -73,6 +76,21 @@ final class Fixtures {
           .build(), 9);
     }
     s.health(EntityKind.EXTERNAL_ENDPOINT, "10.4.0.1", HealthStatus.UNHEALTHY);
+    // R-OP-2: failovers whose primary is UNKNOWN, one counting it down, one as last known (down a minute ago).
+    for (var behavior : List.of(UnknownTargetBehavior.COUNT_UNHEALTHY, UnknownTargetBehavior.LAST_KNOWN)) {
+      boolean last = behavior == UnknownTargetBehavior.LAST_KNOWN;
+      String name = (last ? "remembered." : "wary.") + ZONE;
+      String primary = last ? "10.6.0.1" : "10.5.0.1";
+      s.recordSet("internal/" + name + "/A", ResourceRecordSet.newBuilder().setZone("internal").setName(name).setType("A")
+          .setTtl(30).setRoutingPolicy(RoutingPolicy.newBuilder().setPrimaryBackup(PrimaryBackupPolicy.newBuilder()
+              .setPrimaryTargets(HealthCheckedTargets.newBuilder().setExternalEndpoints(List.of(primary)).build())
+              .setBackupGeoTargets(GeoPolicy.newBuilder().setItems(List.of(GeoItem.newBuilder().setLocation("us-east1")
+                  .setRrdatas(List.of(last ? "10.6.0.2" : "10.5.0.2")).build())).build()).build())
+              .setUnknownTargets(behavior).setLastKnownMaxAgeSeconds(last ? 3600 : 0).build())
+          .build(), 10);
+    }
+    s.health(EntityKind.EXTERNAL_ENDPOINT, "10.6.0.1", HealthStatus.UNKNOWN,
+        new PlanBuilder.LastKnown(HealthStatus.UNHEALTHY, System.currentTimeMillis() - 60_000));
     return s;
   }
 

@@ -112,6 +112,41 @@ class EdgeStateTest {
   }
 
   @Test
+  void plansAgainWhenALastKnownStateGrowsTooOld_withoutANewRecord_R_OP_2() {
+    long[] clock = {1_000_000};
+    EdgeState state = new EdgeState(0, () -> clock[0]);
+    state.zone("internal", zone(ZoneVisibility.PRIVATE));
+    state.recordSet(KEY, ResourceRecordSet.newBuilder(wrr(10)).setRoutingPolicy(RoutingPolicy.newBuilder()
+        .setWrr(WrrPolicy.newBuilder().setItems(List.of(WrrItem.newBuilder().setWeight(10)
+            .setRrdatas(List.of("10.1.0.1", "10.1.0.2")).setHealthCheckedTargets(HealthCheckedTargets.newBuilder()
+                .setExternalEndpoints(List.of("10.1.0.1")).build()).build())).build())
+        .setUnknownTargets(io.healthmesh.config.UnknownTargetBehavior.LAST_KNOWN).setLastKnownMaxAgeSeconds(30).build())
+        .build(), 1);
+    state.health(io.healthmesh.events.EntityKind.EXTERNAL_ENDPOINT, "10.1.0.1", io.healthmesh.events.HealthStatus.UNKNOWN,
+        new io.healthmesh.edge.routing.PlanBuilder.LastKnown(io.healthmesh.events.HealthStatus.UNHEALTHY, 990_000));
+    assertThat(answerable(state.snapshot(true))).as("down 10 s ago, as last known").containsExactly("10.1.0.2");
+
+    clock[0] = 1_019_999;
+    assertThat(state.expire()).isFalse();
+    clock[0] = 1_020_000;
+    assertThat(state.expire()).as("30 s after it became UNKNOWN").isTrue();
+    assertThat(answerable(state.snapshot(true))).as("counted as the default now").containsExactly("10.1.0.1", "10.1.0.2");
+    assertThat(state.expire()).isFalse();
+
+    state.health(io.healthmesh.events.EntityKind.EXTERNAL_ENDPOINT, "10.1.0.1", io.healthmesh.events.HealthStatus.HEALTHY,
+        null);
+    state.health(io.healthmesh.events.EntityKind.EXTERNAL_ENDPOINT, "10.1.0.1", io.healthmesh.events.HealthStatus.UNKNOWN,
+        new io.healthmesh.edge.routing.PlanBuilder.LastKnown(io.healthmesh.events.HealthStatus.HEALTHY, 1_020_000));
+    assertThat(state.changed()).isTrue();
+    assertThat(answerable(state.snapshot(true))).containsExactly("10.1.0.1", "10.1.0.2");
+  }
+
+  private static List<String> answerable(Snapshot snapshot) {
+    return snapshot.zones().get(0).types(Name.fromConstantString("api.example.internal.")).get(Type.A).plan()
+        .buckets().get(0).healthy();
+  }
+
+  @Test
   void continuesTheSoaSerial_whenRebuiltFromScratch() {
     EdgeState first = new EdgeState();
     first.snapshot(true);
