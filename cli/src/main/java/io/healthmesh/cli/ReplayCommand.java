@@ -29,8 +29,9 @@ import picocli.CommandLine.Option;
 @Command(name = "replay", mixinStandardHelpOptions = true, description = {
     "Re-run the topology offline (in memory, never into the live topics) over the recorded configuration and",
     "probe results, and report the differences from the transitions that were published (R-AUD-2).",
-    "--policy FILE replaces aggregation policies and composite health checks (another style, R-OP-4) of the",
-    "same names for the whole replay: a back-test. Endpoint state before",
+    "--policy FILE replaces aggregation policies, composite health checks (another style, R-OP-4) and backend",
+    "services (another health check: a dwell time or flap damping, R-OP-3) of the same names for the whole",
+    "replay: a back-test. Endpoint state before",
     "--from is not known to the replay, so the first thresholds' worth of results after it warm it up."})
 final class ReplayCommand extends AuditCommand.Base {
   @Option(names = "--from", description = "Replay probe results from this time (default: the beginning).")
@@ -39,7 +40,8 @@ final class ReplayCommand extends AuditCommand.Base {
   @Option(names = "--to", description = "Up to this time (default: the end).")
   Instant to;
 
-  @Option(names = "--policy", paramLabel = "FILE", description = "HealthAggregationPolicy and CompositeHealthCheck documents to use instead.")
+  @Option(names = "--policy", paramLabel = "FILE", description = "HealthAggregationPolicy, CompositeHealthCheck and BackendService documents to use"
+      + " instead.")
   String policy;
 
   @Override
@@ -93,7 +95,8 @@ final class ReplayCommand extends AuditCommand.Base {
   }
 
   private static final java.util.Set<ResourceKind> BACK_TESTED =
-      java.util.EnumSet.of(ResourceKind.HEALTH_AGGREGATION_POLICY, ResourceKind.COMPOSITE_HEALTH_CHECK);
+      java.util.EnumSet.of(ResourceKind.HEALTH_AGGREGATION_POLICY, ResourceKind.COMPOSITE_HEALTH_CHECK,
+          ResourceKind.BACKEND_SERVICE);
 
   private List<Resource> policies() {
     if (policy == null) {
@@ -102,7 +105,7 @@ final class ReplayCommand extends AuditCommand.Base {
     ResourceReader.Read read = ResourceReader.load(List.of(policy), System.in);
     List<String> problems = new ArrayList<>(read.problems());
     read.resources().stream().filter(r -> !BACK_TESTED.contains(r.kind())).forEach(r -> problems.add(r.origin()
-        + ": kind: only HealthAggregationPolicy and CompositeHealthCheck documents can be back-tested"));
+        + ": kind: only HealthAggregationPolicy, CompositeHealthCheck and BackendService documents can be back-tested"));
     if (!problems.isEmpty()) {
       throw new CommandLine.ParameterException(spec.commandLine(), String.join("\n", problems));
     }

@@ -188,8 +188,16 @@ final class StatusCommand implements Callable<Integer> {
       return c.getCriticalSources().isEmpty() ? style : style + " +critical " + String.join(",", c.getCriticalSources());
     }
 
+    /** "2 up/2 down", with R-OP-3's ", dwell 10s" and ", damp >3/300s" when set. */
     private static String consecutive(HealthCheckSpec spec) {
-      return spec.getHealthyThreshold() + " up/" + spec.getUnhealthyThreshold() + " down";
+      String thresholds = spec.getHealthyThreshold() + " up/" + spec.getUnhealthyThreshold() + " down";
+      if (spec.getMinDwellSec() > 0) {
+        thresholds += ", dwell " + spec.getMinDwellSec() + "s";
+      }
+      if (spec.getFlapDamping() != null) {
+        thresholds += ", damp >" + spec.getFlapDamping().getMaxFailures() + "/" + spec.getFlapDamping().getWindowSec() + "s";
+      }
+      return thresholds;
     }
   }
 }

@@ -128,6 +128,22 @@ class AuditIT {
   }
 
   @Test
+  void replay_backTestsADwellTime_whichHidesTheShortFailure(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+    // R-OP-3: the incident's 5 s failure of vm-1 is shorter than an 8 s dwell time
+    String demoService = Files.readString(Path.of("../examples/demo.yaml")).split("\n---\n")[0];
+    assertThat(demoService).contains("name: orders-use1");
+    Path dwell = tmp.resolve("dwell.yaml");
+    Files.writeString(dwell, demoService.replace("staleAfterIntervals: 5}", "staleAfterIntervals: 5, minDwellSec: 8}"));
+    JsonNode backTest = json("audit", "replay", "--policy", dwell.toString(), "-o", "json");
+    JsonNode vm1 = backTest.get("entities").get("ENDPOINT/orders-use1/vm-1");
+    assertThat(vm1.get("replayedTransitions").asInt()).isLessThan(vm1.get("publishedTransitions").asInt());
+    assertThat(vm1.get("replayedUnhealthySeconds").asDouble()).isLessThan(vm1.get("publishedUnhealthySeconds").asDouble());
+    JsonNode vm1Euw = backTest.get("entities").get("ENDPOINT/orders-euw1/vm-1");
+    assertThat(vm1Euw.get("replayedTransitions").asInt()).as("the other region's check is as recorded")
+        .isEqualTo(vm1Euw.get("publishedTransitions").asInt());
+  }
+
+  @Test
   void replay_backTestsACompositeStyle_andRefusesOtherKinds(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
     // R-OP-4: ANY over its one source decides as ALL did, so the replaced composite (serialized,
     // validated and evaluated by the topology's own code) must publish every transition it did.
@@ -146,7 +162,8 @@ class AuditIT {
         + "healthAggregationPolicy: p\n");
     Cli.Run refused = run("audit", "replay", "--policy", source.toString());
     assertThat(refused.exit()).isNotZero();
-    assertThat(refused.err()).contains("only HealthAggregationPolicy and CompositeHealthCheck documents can be back-tested");
+    assertThat(refused.err())
+        .contains("only HealthAggregationPolicy, CompositeHealthCheck and BackendService documents can be back-tested");
   }
 
   private static void awaitComposite(String state, Duration timeout) {

@@ -1,5 +1,6 @@
 package io.healthmesh.rules;
 
+import io.healthmesh.config.FlapDamping;
 import io.healthmesh.config.HealthCheckSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,9 @@ public final class HealthCheckRules {
   /** R-DNSHC-4: external endpoints are probed every 30 to 300 s; shorter is allowed with a warning. */
   public static final int EXTERNAL_MIN_INTERVAL_SEC = 30;
   public static final int EXTERNAL_MAX_INTERVAL_SEC = 300;
+  /** R-OP-3: a state held back longer than an hour is no longer health checking. */
+  public static final int MAX_DWELL_SEC = 3_600;
+  private static final int DAY_SEC = 86_400;
 
   private HealthCheckRules() {}
 
@@ -22,7 +26,27 @@ public final class HealthCheckRules {
     atLeastOne(field + ".unhealthyThreshold", hc.getUnhealthyThreshold(), "R-EP-2", problems);
     atLeastOne(field + ".checkIntervalSec", hc.getCheckIntervalSec(), "R-EP-4", problems);
     atLeastOne(field + ".staleAfterIntervals", hc.getStaleAfterIntervals(), "R-EP-4", problems);
+    damping(field, hc, problems);
     return problems;
+  }
+
+  /** R-OP-3: a dwell of up to an hour; damping counts and times within a day, the longest suppression not shorter than the first. */
+  private static void damping(String field, HealthCheckSpec hc, List<String> problems) {
+    between(field + ".minDwellSec", hc.getMinDwellSec(), 0, MAX_DWELL_SEC, problems);
+    FlapDamping f = hc.getFlapDamping();
+    if (f == null) {
+      return;
+    }
+    between(field + ".flapDamping.maxFailures", f.getMaxFailures(), 1, 100, problems);
+    between(field + ".flapDamping.windowSec", f.getWindowSec(), 1, DAY_SEC, problems);
+    between(field + ".flapDamping.suppressSec", f.getSuppressSec(), 1, DAY_SEC, problems);
+    between(field + ".flapDamping.maxSuppressSec", f.getMaxSuppressSec(), Math.max(1, f.getSuppressSec()), DAY_SEC, problems);
+  }
+
+  private static void between(String field, int value, int min, int max, List<String> problems) {
+    if (value < min || value > max) {
+      problems.add(field + ": " + value + " is outside " + min + ".." + max + " (R-OP-3)");
+    }
   }
 
   /** The problems of a check of external endpoints: those of any check, and R-DNSHC-4's upper bound. */

@@ -26,6 +26,23 @@ final class Causes {
         + t.healthyPercent() + "% and " + t.minHealthy() + " under " + rule;
   }
 
+  /** Why an endpoint's state changed (R-EP-2, R-EP-4, R-OP-3), said as its transition's detail. */
+  static String endpointDetail(EndpointState s, EndpointStateMachine.Change change, io.healthmesh.config.HealthCheckSpec spec) {
+    if (change == null) {
+      return "no result for " + java.time.Duration.ofMillis(EndpointStateMachine.staleAfterMillis(spec)) + " (R-EP-4)";
+    }
+    String thresholds = s.status + " after " + Math.max(s.successes, s.failures) + " consecutive "
+        + (s.successes > 0 ? "successes" : "failures");
+    return switch (change) {
+      case THRESHOLD -> thresholds + " (R-EP-2)";
+      case DWELLED -> thresholds + ", held at least " + spec.getMinDwellSec() + " s (R-EP-2, R-OP-3)";
+      case SUPPRESSED -> "UNHEALTHY more than " + spec.getFlapDamping().getMaxFailures() + " times in "
+          + spec.getFlapDamping().getWindowSec() + " s: held UNHEALTHY for "
+          + EndpointStateMachine.suppressedForMillis(s) / 1000 + " s, suppression " + s.damping.suppressions + " (R-OP-3)";
+      case RELEASED -> "suppression ended; " + thresholds + " (R-OP-3)";
+    };
+  }
+
   /**
    * "2 of 3 sources HEALTHY, 1 UNHEALTHY, 0 UNKNOWN (R-CH-4)", and under another style or with
    * critical sources "...; needs 2 HEALTHY (AT_LEAST_N), critical db HEALTHY (R-OP-4)".

@@ -1,6 +1,7 @@
 package io.healthmesh.streams;
 
 import io.healthmesh.events.HealthStatus;
+import io.healthmesh.internal.EndpointDamping;
 import io.healthmesh.internal.EndpointStateEntry;
 import io.healthmesh.internal.EndpointStates;
 import io.healthmesh.schemas.AvroDeserializer;
@@ -25,7 +26,7 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
   /** Parsing fingerprint of the {@code EndpointStates} layout that {@link #encode} writes. */
-  static final long WRITTEN_FOR = 4538651332485639639L;
+  static final long WRITTEN_FOR = 8997995993789293128L;
   static final boolean BY_HAND = SchemaNormalization.parsingFingerprint64(EndpointStates.SCHEMA$) == WRITTEN_FOR;
   private final SchemaRegistryClient registry;
   private final AvroDeserializer<EndpointStates> reader;
@@ -81,7 +82,8 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
   }
 
   private static byte[] encode(EndpointState s) {
-    Writer out = new Writer(10 + s.idUtf8.length + 7 * 10);
+    EndpointState.Damping d = s.damping;
+    Writer out = new Writer(10 + s.idUtf8.length + 7 * 10 + 1 + (d == null ? 0 : 7 * 10 + 2 + 10 * d.failures.length));
     out.writeLong(s.idUtf8.length);
     System.arraycopy(s.idUtf8, 0, out.buf, out.pos, s.idUtf8.length);
     out.pos += s.idUtf8.length;
@@ -92,6 +94,28 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
     out.writeLong(s.lastEventTime);
     out.writeLong(s.expiresAt);
     out.writeLong(s.version);
+    if (d == null) {
+      out.writeLong(0); // union branch: null
+    } else {
+      out.writeLong(1);
+      if (d.pending == null) {
+        out.writeLong(0);
+      } else {
+        out.writeLong(1);
+        out.writeLong(d.pending.ordinal());
+      }
+      out.writeLong(d.pendingSince);
+      if (d.failures.length > 0) {
+        out.writeLong(d.failures.length);
+        for (long t : d.failures) {
+          out.writeLong(t);
+        }
+      }
+      out.writeLong(0);
+      out.writeLong(d.suppressedUntil);
+      out.writeLong(d.suppressions);
+      out.writeLong(d.lastSuppressionEnd);
+    }
     return Arrays.copyOf(out.buf, out.pos);
   }
 
@@ -100,7 +124,27 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
     return new EndpointStates(group.members.stream().map(s -> EndpointStateEntry.newBuilder().setId(s.id).setStatus(s.status).setSince(java.time.Instant.ofEpochMilli(s.since))
         .setConsecutiveSuccesses(s.successes).setConsecutiveFailures(s.failures)
         .setLastEventTime(java.time.Instant.ofEpochMilli(s.lastEventTime)).setExpiresAt(s.expiresAt)
-        .setVersion(s.version).build()).toList());
+        .setVersion(s.version).setDamping(damping(s.damping)).build()).toList());
+  }
+
+  private static EndpointDamping damping(EndpointState.Damping d) {
+    return d == null ? null : EndpointDamping.newBuilder().setPendingStatus(d.pending).setPendingSince(d.pendingSince)
+        .setFailures(Arrays.stream(d.failures).boxed().toList()).setSuppressedUntil(d.suppressedUntil)
+        .setSuppressions(d.suppressions).setLastSuppressionEnd(d.lastSuppressionEnd).build();
+  }
+
+  private static EndpointState.Damping damping(EndpointDamping e) {
+    if (e == null) {
+      return null;
+    }
+    EndpointState.Damping d = new EndpointState.Damping();
+    d.pending = e.getPendingStatus();
+    d.pendingSince = e.getPendingSince();
+    d.failures = e.getFailures().stream().mapToLong(Long::longValue).toArray();
+    d.suppressedUntil = e.getSuppressedUntil();
+    d.suppressions = e.getSuppressions();
+    d.lastSuppressionEnd = e.getLastSuppressionEnd();
+    return d;
   }
 
   /** A detached group: the value does not know its store key, so neither do its members. */
@@ -115,6 +159,7 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
       s.lastEventTime = e.getLastEventTime().toEpochMilli();
       s.expiresAt = e.getExpiresAt();
       s.version = e.getVersion();
+      s.damping = damping(e.getDamping());
       s.group = group;
       group.members.add(s);
     }

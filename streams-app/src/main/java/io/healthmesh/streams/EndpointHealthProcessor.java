@@ -168,12 +168,13 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       state = endpoints.create(owner.service(), owner.endpoint(), owner.ordinal());
     }
     HealthStatus before = state.status;
-    EndpointStateMachine.apply(state, first, probe.getSuccess(), eventTime, record.timestamp(), owner.spec());
+    EndpointStateMachine.Change change =
+        EndpointStateMachine.apply(state, first, probe.getSuccess(), eventTime, record.timestamp(), owner.spec());
     endpoints.save(state);
     metrics.applied();
-    if (state.status != before || first) {
+    if (change != null || first) {
       Instant at = Instant.ofEpochMilli(eventTime); // only for a change: most probes change nothing
-      publishEndpoint(owner, before, state, TransitionReason.PROBE, origin, at);
+      publishEndpoint(owner, before, state, change, origin, at);
       if (state.status != before && owner.config() != null) {
         forwardCounts(owner.config(), at, origin);
       }
@@ -425,7 +426,8 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
     prompt.changed();
   }
 
-  private void publishEndpoint(Owner owner, HealthStatus before, EndpointState next, TransitionReason reason,
+  /** @param change why a result changed it; null for staleness (R-EP-4) or a first result that changed nothing */
+  private void publishEndpoint(Owner owner, HealthStatus before, EndpointState next, EndpointStateMachine.Change change,
       Origin origin, Instant eventTime) {
     EntityKey entity = owner.entity();
     String key = entity.getName();
@@ -443,15 +445,18 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       return; // first result of a new endpoint: its UNKNOWN state is published, no transition
     }
     metrics.transition(entity.getKind(), next.status);
+    TransitionReason reason = origin == null ? TransitionReason.STALE
+        : change == EndpointStateMachine.Change.SUPPRESSED || change == EndpointStateMachine.Change.RELEASED
+            ? TransitionReason.FLAP_DAMPING : TransitionReason.PROBE;
+    if (reason == TransitionReason.FLAP_DAMPING) {
+      metrics.flapDamping(change == EndpointStateMachine.Change.SUPPRESSED);
+    }
     TransitionCause.Builder cause = TransitionCause.newBuilder().setReason(reason)
         .setHealthyCount(next.successes).setUnhealthyCount(next.failures)
         .setHealthyThreshold(owner.spec().getHealthyThreshold())
         .setUnhealthyThreshold(owner.spec().getUnhealthyThreshold())
         .setPolicyName(owner.policyName())
-        .setDetail(reason == TransitionReason.STALE
-            ? "no result for " + Duration.ofMillis(EndpointStateMachine.staleAfterMillis(owner.spec())) + " (R-EP-4)"
-            : next.status + " after " + Math.max(next.successes, next.failures)
-                + " consecutive " + (next.successes > 0 ? "successes" : "failures") + " (R-EP-2)");
+        .setDetail(Causes.endpointDetail(next, change, owner.spec()));
     if (origin != null) {
       cause.setTriggerTopic(origin.topic()).setTriggerPartition(origin.partition()).setTriggerOffset(origin.offset());
     }
@@ -472,7 +477,7 @@ final class EndpointHealthProcessor implements Processor<String, byte[], String,
       int slash = state.key.indexOf('/');
       Owner owner = owner(state.key.substring(0, slash), state.key.substring(slash + 1));
       if (changed && owner != null) {
-        publishEndpoint(owner, before, state, TransitionReason.STALE, null, Instant.ofEpochMilli(expiry));
+        publishEndpoint(owner, before, state, null, null, Instant.ofEpochMilli(expiry));
         if (owner.config() != null) {
           forwardCounts(owner.config(), Instant.ofEpochMilli(expiry), new Origin(Topics.PROBE_RESULTS.name(), -1, -1, expiry));
         }

@@ -23,6 +23,8 @@ final class EndpointState {
   /** Record time at which it goes stale without a new result; 0 once stale (R-EP-4). */
   long expiresAt;
   long version;
+  /** A dwell or flap damping under way (R-OP-3); null for nearly every endpoint, so it costs one reference. */
+  Damping damping;
   /** The store entry that holds it. */
   EndpointTable.Group group;
   /** Bucket of the stale index it sits in. */
@@ -33,5 +35,19 @@ final class EndpointState {
   EndpointState(String id) {
     this.id = id;
     this.idUtf8 = id.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  /** What R-OP-3 keeps of an endpoint between results; field meanings as in {@code EndpointDamping}. */
+  static final class Damping {
+    HealthStatus pending;
+    long pendingSince;
+    long[] failures = new long[0];
+    long suppressedUntil;
+    int suppressions;
+    long lastSuppressionEnd;
+
+    boolean idle() {
+      return pending == null && failures.length == 0 && suppressedUntil == 0 && suppressions == 0;
+    }
   }
 }

@@ -82,6 +82,11 @@ final class Metrics {
         "Healthy sources a composite health check can lose before it fails its style (negative: missing, R-OP-4)");
   }
 
+  /** R-OP-3: an endpoint held UNHEALTHY for flapping ({@code started}), or released. */
+  void flapDamping(boolean started) {
+    registry.counter("healthmesh.endpoints.suppressed", "event", started ? "started" : "ended").increment();
+  }
+
   void deadLettered(String topic, DeadLetterReason reason) {
     registry.counter("healthmesh.dead.letters", "topic", topic, "reason", reason.name()).increment();
   }

@@ -38,6 +38,15 @@ class EndpointStoreCodecTest {
       s.lastEventTime = i == 6 ? Long.MIN_VALUE : 1_790_000_000_000L + random.nextInt();
       s.expiresAt = i == 7 ? 0 : Long.MAX_VALUE - i;
       s.version = random.nextInt(1000);
+      if (i % 4 == 1) { // R-OP-3's damping: pending or not, with and without failures
+        s.damping = new EndpointState.Damping();
+        s.damping.pending = i % 8 == 1 ? null : HealthStatus.values()[random.nextInt(3)];
+        s.damping.pendingSince = random.nextLong();
+        s.damping.failures = random.longs(i % 3, 0, Long.MAX_VALUE).toArray();
+        s.damping.suppressedUntil = i == 9 ? Long.MAX_VALUE : random.nextInt();
+        s.damping.suppressions = random.nextInt(40);
+        s.damping.lastSuppressionEnd = random.nextLong();
+      }
       group.members.add(s);
     }
     EndpointGroupSerde serde = new EndpointGroupSerde(registry);
@@ -55,6 +64,14 @@ class EndpointStoreCodecTest {
     }
     EndpointState back = serde.deserializer().deserialize(CHANGELOG, bytes).members.get(3);
     assertEquals(group.members.get(3).id, back.id);
+    for (int i = 1; i < group.members.size(); i += 4) {
+      EndpointState.Damping d = group.members.get(i).damping;
+      EndpointState.Damping r = serde.deserializer().deserialize(CHANGELOG, bytes).members.get(i).damping;
+      assertEquals(List.of(String.valueOf(d.pending), d.pendingSince, java.util.Arrays.toString(d.failures),
+          d.suppressedUntil, d.suppressions, d.lastSuppressionEnd), List.of(String.valueOf(r.pending), r.pendingSince,
+          java.util.Arrays.toString(r.failures), r.suppressedUntil, r.suppressions, r.lastSuppressionEnd));
+    }
+    assertEquals(null, serde.deserializer().deserialize(CHANGELOG, bytes).members.get(0).damping);
     // Avro's own writer, the fallback should the schema change, writes the very same bytes.
     assertArrayEquals(new io.healthmesh.schemas.AvroSerializer<EndpointStates>(registry, false)
         .serialize(CHANGELOG, EndpointGroupSerde.states(group)), bytes);

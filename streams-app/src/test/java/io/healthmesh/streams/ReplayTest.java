@@ -25,6 +25,12 @@ class ReplayTest {
       h.forwardingRule("fr-" + region, "orders-" + region, LoadBalancerType.regionalL4ilb);
       h.composite("chc-" + region, List.of("src-" + region), "fr-" + region);
     }
+    // R-OP-3: a flapping service under a dwell time and flap damping, decided by event time only
+    io.healthmesh.config.BackendService flappy = Harness.service("flappy", 2, 1, 1);
+    h.service(io.healthmesh.config.BackendService.newBuilder(flappy).setHealthCheck(
+        io.healthmesh.config.HealthCheckSpec.newBuilder(flappy.getHealthCheck()).setMinDwellSec(2)
+            .setFlapDamping(io.healthmesh.config.FlapDamping.newBuilder().setMaxFailures(2).setWindowSec(60)
+                .setSuppressSec(10).setMaxSuppressSec(40).build()).build()).build());
     h.consumer("consumer", List.of(Harness.neg("neg-use1", "us-east1", "fr-use1"),
         Harness.neg("neg-euw1", "europe-west1", "fr-euw1")));
     for (int second = 0; second < 120; second++) {
@@ -36,6 +42,9 @@ class ReplayTest {
             h.probe("orders-" + region, vm, !degraded && random.nextInt(20) != 0, T0.plusSeconds(second));
           }
         }
+      }
+      for (String vm : Harness.vms(1, 2)) {
+        h.probe("flappy", vm, second % 12 < 6 || random.nextInt(3) == 0, T0.plusSeconds(second));
       }
       if (second == 30) {
         h.raw(Topics.PROBE_RESULTS.name(), "orders-use1", new byte[] {9, 9, 9, 9, 9, 9}, T0.plusSeconds(second));
@@ -58,6 +67,7 @@ class ReplayTest {
     Run second = run(ReplayTest::incident);
 
     assertThat(first.transitions).as("the incident produced transitions").hasSizeGreaterThan(20);
+    assertThat(first.transitions).as("and flap damping held an endpoint down").anyMatch(t -> t.contains("FLAP_DAMPING"));
     assertThat(second.states).isEqualTo(first.states);
     assertThat(second.transitions).isEqualTo(first.transitions);
     assertThat(second.failovers).isEqualTo(first.failovers);
@@ -87,7 +97,9 @@ class ReplayTest {
       List<String> groups = new java.util.ArrayList<>();
       try (var it = h.driver.<String, EndpointTable.Group>getKeyValueStore(EndpointHealthProcessor.ENDPOINTS).all()) {
         it.forEachRemaining(kv -> groups.add(kv.key + "=" + kv.value.members.stream()
-            .map(m -> m.id + ":" + m.status + ":" + m.successes + ":" + m.failures + ":" + m.lastEventTime + ":" + m.version)
+            .map(m -> m.id + ":" + m.status + ":" + m.successes + ":" + m.failures + ":" + m.lastEventTime + ":" + m.version
+                + (m.damping == null ? "" : ":" + m.damping.pending + ":" + java.util.Arrays.toString(m.damping.failures)
+                    + ":" + m.damping.suppressedUntil + ":" + m.damping.suppressions))
             .toList()));
       }
       return new Run(

@@ -51,6 +51,8 @@ public final class TopologyBenchmark {
   private static final int SERVICES = Integer.getInteger("bench.services", 10_000);
   private static final int ENDPOINTS_PER_SERVICE = Integer.getInteger("bench.endpoints", 10);
   private static final int PARTITIONS = Integer.getInteger("bench.partitions", 4);
+  /** R-OP-3 on every service: a 5 s dwell time and flap damping, to measure what they cost. */
+  private static final boolean DAMPING = Boolean.getBoolean("bench.damping");
   private static final Instant T0 = Instant.parse("2026-11-30T00:00:00Z");
 
   private static final int WARM_ROUNDS = 2;
@@ -197,6 +199,12 @@ public final class TopologyBenchmark {
     throw new IllegalStateException(appId + " did not catch up within " + timeout);
   }
 
+  private static HealthCheckSpec healthCheck() {
+    HealthCheckSpec.Builder hc = HealthCheckSpec.newBuilder().setCheckIntervalSec(5);
+    return DAMPING ? hc.setMinDwellSec(5).setFlapDamping(io.healthmesh.config.FlapDamping.newBuilder().build()).build()
+        : hc.build();
+  }
+
   static void produceConfiguration(EmbeddedKafka kafka, SchemaRegistryClient client, int services, int perService)
       throws Exception {
     try (KafkaProducer<String, BackendService> producer = new KafkaProducer<>(producerProps(kafka),
@@ -208,7 +216,7 @@ public final class TopologyBenchmark {
         }
         BackendService service = BackendService.newBuilder().setName(service(s)).setRegion("us-east1")
             .setLoadBalancingScheme(LoadBalancingScheme.INTERNAL_MANAGED).setBackendType(BackendType.GCE_VM_IP_PORT)
-            .setHealthCheck(HealthCheckSpec.newBuilder().setCheckIntervalSec(5).build()).setEndpoints(endpoints).build();
+            .setHealthCheck(healthCheck()).setEndpoints(endpoints).build();
         producer.send(new ProducerRecord<>(Topics.BACKEND_SERVICES.name(), null, T0.minusSeconds(60).toEpochMilli(),
             service.getName(), service));
       }

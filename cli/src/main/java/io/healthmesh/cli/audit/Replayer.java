@@ -29,7 +29,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 /**
  * Re-runs the health topology offline (in a {@code TopologyTestDriver}, never against the live
  * topics) over the recorded configuration and probe results, optionally with aggregation
- * policies and composite health checks replaced, and returns the transitions it produces. Decisions use event time only
+ * policies, composite health checks or backend services replaced, and returns the transitions it produces. Decisions use event time only
  * (R-AUD-2), so an unchanged replay reproduces what was published.
  */
 public final class Replayer {
@@ -50,8 +50,9 @@ public final class Replayer {
   /**
    * @param from probe results from this time (null: the beginning); all configuration is read, as
    *     it is state
-   * @param policies aggregation policies and composite health checks (R-OP-4) that replace the
-   *     recorded ones of the same name for the whole replay
+   * @param policies aggregation policies, composite health checks (R-OP-4) and backend services
+   *     (their health checks, R-OP-3) that replace the recorded ones of the same name for the whole
+   *     replay
    */
   public Result replay(Instant from, Instant to, List<Resource> policies) throws Exception {
     long started = System.nanoTime();

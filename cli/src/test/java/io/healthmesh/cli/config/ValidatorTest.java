@@ -182,6 +182,22 @@ class ValidatorTest {
   }
 
   @Test
+  void checksTheDwellTimeAndFlapDamping_ofBackendAndExternalChecks_R_OP_3() {
+    String service = SERVICE.formatted("INTERNAL", "GCE_VM_IP");
+    assertThat(problems(service.replace("port: 80}", "port: 80, minDwellSec: 30, flapDamping: {maxFailures: 3}}")))
+        .isEmpty();
+    assertThat(problems(service.replace("port: 80}", "port: 80, minDwellSec: 3601, flapDamping: {maxFailures: 0,"
+        + " windowSec: 0, suppressSec: 60, maxSuppressSec: 30}}"))).containsExactly(
+        "test.yaml:1: healthCheck.minDwellSec: 3601 is outside 0..3600 (R-OP-3)",
+        "test.yaml:1: healthCheck.flapDamping.maxFailures: 0 is outside 1..100 (R-OP-3)",
+        "test.yaml:1: healthCheck.flapDamping.windowSec: 0 is outside 1..86400 (R-OP-3)",
+        "test.yaml:1: healthCheck.flapDamping.maxSuppressSec: 30 is outside 60..86400 (R-OP-3)");
+    String external = wrr(10, 10).replace("routingPolicy:\n", "routingPolicy:\n  healthCheck: {minDwellSec: -1}\n");
+    assertThat(problems(external)).containsExactly(
+        "test.yaml:1: routingPolicy.healthCheck.minDwellSec: -1 is outside 0..3600 (R-OP-3)");
+  }
+
+  @Test
   void rejectsAnExternalCheckIntervalAbove300s_andWarnsBelow30s_R_DNSHC_4() {
     String every = wrr(10, 10).replace("routingPolicy:\n", "routingPolicy:\n  healthCheck: {checkIntervalSec: %d}\n");
     assertThat(problems(every.formatted(400))).containsExactly("test.yaml:1: routingPolicy.healthCheck.checkIntervalSec:"

@@ -1,0 +1,235 @@
+package io.healthmesh.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healthmesh.events.ProbeResult;
+import io.healthmesh.schemas.RestSchemaRegistryClient;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topics;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Section;
+import org.xbill.DNS.SimpleResolver;
+import org.xbill.DNS.Type;
+
+/**
+ * Operator controls (docs/rules.md section 7) through the whole pipeline of a running demo:
+ * configuration applied with healthctl, results from the demo's prober or from {@code probe
+ * publish}, the topology, the edges, and answers to a DNS client.
+ */
+class OperatorControlsIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String CONFIG = """
+      kind: BackendService
+      name: flappy
+      region: us-east1
+      loadBalancingScheme: INTERNAL_MANAGED
+      backendType: GCE_VM_IP_PORT
+      healthCheck: {checkIntervalSec: 1, healthyThreshold: 1, unhealthyThreshold: 1,
+                    flapDamping: {maxFailures: 1, windowSec: 300, suppressSec: 12, maxSuppressSec: 12}}
+      endpoints: [{id: vm-1, ipAddress: 10.3.0.10}]
+      ---
+      kind: ForwardingRule
+      name: fr-flappy
+      region: us-east1
+      ipAddress: 10.3.0.100
+      loadBalancerType: regionalL7ilb
+      backendService: flappy
+      ---
+      kind: ResourceRecordSet
+      zone: internal
+      name: flappy.example.internal.
+      type: A
+      ttl: 5
+      routingPolicy:
+        primaryBackup:
+          primaryTargets:
+            internalLoadBalancers: [{forwardingRule: fr-flappy}]
+          backupGeoTargets:
+            items: [{location: us-east1, rrdatas: [10.2.0.100]}]
+      ---
+      kind: ResourceRecordSet
+      zone: internal
+      name: remembered.example.internal.
+      type: A
+      ttl: 5
+      routingPolicy:
+        healthCheck: {checkIntervalSec: 1, healthyThreshold: 1, unhealthyThreshold: 1, staleAfterIntervals: 2}
+        unknownTargets: LAST_KNOWN
+        lastKnownMaxAgeSeconds: 10
+        wrr:
+          items:
+            - {weight: 100, rrdatas: [10.8.0.1], healthCheckedTargets: {externalEndpoints: [10.8.0.1]}}
+            - {weight: 0, rrdatas: [10.8.0.2]}
+      ---
+      kind: ResourceRecordSet
+      zone: internal
+      name: seed.example.internal.
+      type: A
+      ttl: 5
+      routingPolicy:
+        healthCheck: {checkIntervalSec: 1, healthyThreshold: 1, unhealthyThreshold: 1, staleAfterIntervals: 2}
+        wrr:
+          items:
+            - {weight: 100, rrdatas: [10.8.0.1], healthCheckedTargets: {externalEndpoints: [10.8.0.1]}}
+            - {weight: 0, rrdatas: [10.8.0.2]}
+      """;
+  private static Demo demo;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path dir = Files.createTempDirectory("operator-controls-it");
+    demo = Demo.start(dir, true, Demo.Ports.free());
+    Path config = dir.resolve("controls.yaml");
+    Files.writeString(config, CONFIG);
+    Cli.Run apply = Cli.execute(demo.bootstrap, demo.registryUrl, "apply", "-f", config.toString());
+    assertThat(apply.exit()).as(apply.err()).isZero();
+  }
+
+  @AfterAll
+  static void stop() {
+    demo.close();
+  }
+
+  /** The prober of the applied service (the demo's simulator probes only its own): a result every 500 ms. */
+  private static final class Prober implements AutoCloseable {
+    private final KafkaProducer<String, ProbeResult> producer;
+    private final Thread thread;
+    private volatile boolean success = true;
+    private volatile boolean running = true;
+
+    Prober() {
+      SchemaRegistryClient registry = new RestSchemaRegistryClient(demo.registryUrl);
+      producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, demo.bootstrap),
+          Topics.PROBE_RESULTS.keySerde(registry).serializer(), Topics.PROBE_RESULTS.valueSerde(registry).serializer());
+      thread = new Thread(() -> {
+        while (running) {
+          producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), "flappy", ProbeResult.newBuilder()
+              .setBackendService("flappy").setEndpointId("vm-1").setSuccess(success).setEventTime(Instant.now())
+              .setProber("it").build()));
+          producer.flush();
+          try {
+            Thread.sleep(500); // the probe interval
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+      }, "it-prober");
+      thread.start();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      running = false;
+      thread.join();
+      producer.close();
+    }
+  }
+
+  @Test
+  void aFlappingBackendIsHeldOnItsBackup_untilItsSuppressionEnds_R_OP_3() throws Exception {
+    try (Prober prober = new Prober()) {
+      flapsAndIsHeld(prober);
+    }
+    JsonNode timeline = json("audit", "timeline", "endpoint/flappy/vm-1", "-o", "json");
+    List<String> reasons = new ArrayList<>();
+    timeline.forEach(t -> reasons.add(t.get("cause").get("reason").asText()));
+    assertThat(reasons).containsSubsequence("PROBE", "PROBE", "FLAP_DAMPING", "FLAP_DAMPING");
+    Cli.Run status = Cli.execute(demo.bootstrap, demo.registryUrl, "status", "--kind", "endpoint", "--name", "flappy/*");
+    assertThat(status.out()).contains("flappy/vm-1").contains("damp >1/300s");
+  }
+
+  private static void flapsAndIsHeld(Prober prober) throws Exception {
+    await("flappy/vm-1 HEALTHY").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
+        json("status", "--kind", "endpoint", "--name", "flappy/vm-1", "-o", "json").findValuesAsText("state"),
+        List.of("HEALTHY")::equals);
+    awaitAnswer("flappy", "10.3.0.100", Duration.ofSeconds(20));
+    prober.success = false;
+    awaitAnswer("flappy", "10.2.0.100", Duration.ofSeconds(20)); // one failure is allowed: plain failover
+    prober.success = true;
+    awaitAnswer("flappy", "10.3.0.100", Duration.ofSeconds(20));
+    prober.success = false; // the second within the window: held down for 12 s
+    awaitAnswer("flappy", "10.2.0.100", Duration.ofSeconds(20));
+    prober.success = true;
+    Instant healed = Instant.now();
+    // Healthy results every second, and still on the backup while held.
+    for (int i = 0; i < 10; i++) {
+      assertThat(answers("flappy")).as("held %s after healing", Duration.between(healed, Instant.now()))
+          .containsOnly("10.2.0.100");
+      if (Duration.between(healed, Instant.now()).toSeconds() >= 6) {
+        break;
+      }
+      Thread.sleep(500); // an observation window: it must hold, not become true
+    }
+    awaitAnswer("flappy", "10.3.0.100", Duration.ofSeconds(30));
+    assertThat(Duration.between(healed, Instant.now())).as("released by its suppression, not by the results")
+        .isGreaterThan(Duration.ofSeconds(6));
+  }
+
+  @Test
+  void aStaleTargetCountsAsLastKnown_forItsMaximumAge_whereTheDefaultAnswersIt_R_OP_2() throws Exception {
+    publish(true);
+    awaitAnswer("remembered", "10.8.0.1", Duration.ofSeconds(30));
+    publish(false);
+    awaitAnswer("remembered", "10.8.0.2", Duration.ofSeconds(20));
+    awaitAnswer("seed", "10.8.0.2", Duration.ofSeconds(20));
+    // No more results: after 2 s the endpoint is UNKNOWN (R-EP-4). The seed's record set answers
+    // it again at once; the other keeps it out for 10 s as last known DOWN.
+    awaitAnswer("seed", "10.8.0.1", Duration.ofSeconds(20));
+    Instant stale = Instant.now();
+    assertThat(answers("remembered")).as("still down as last known").containsOnly("10.8.0.2");
+    awaitAnswer("remembered", "10.8.0.1", Duration.ofSeconds(30));
+    assertThat(Duration.between(stale, Instant.now())).isGreaterThan(Duration.ofSeconds(5));
+
+    JsonNode state = json("status", "--kind", "external_endpoint", "--name", "10.8.0.1", "-o", "json");
+    assertThat(state.get(0).get("state").asText()).isEqualTo("UNKNOWN");
+    assertThat(state.get(0).get("lastKnown").asText()).isEqualTo("UNHEALTHY");
+  }
+
+  private static void publish(boolean success) {
+    List<String> args = new ArrayList<>(List.of("probe", "publish", "--endpoint", "10.8.0.1", "--prober", "it"));
+    if (!success) {
+      args.add("--failure");
+    }
+    Cli.Run run = Cli.execute(demo.bootstrap, demo.registryUrl, args.toArray(String[]::new));
+    assertThat(run.exit()).as(run.err()).isZero();
+  }
+
+  private static void awaitAnswer(String name, String address, Duration timeout) {
+    await(name + " answers " + address).atMost(timeout).pollInterval(Duration.ofMillis(200))
+        .until(() -> answers(name), a -> a.equals(List.of(address)));
+  }
+
+  private static List<String> answers(String name) throws Exception {
+    SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", demo.edges.get(0).port()));
+    resolver.setTimeout(Duration.ofSeconds(2));
+    Message m = resolver.send(Message.newQuery(Record.newRecord(Name.fromConstantString(name + ".example.internal."),
+        Type.A, DClass.IN)));
+    return m.getSection(Section.ANSWER).stream().map(Record::rdataToString).toList();
+  }
+
+  private static JsonNode json(String... args) throws Exception {
+    Cli.Run run = Cli.execute(demo.bootstrap, demo.registryUrl, args);
+    assertThat(run.exit()).as(run.err()).isZero();
+    return JSON.readTree(run.out());
+  }
+}
