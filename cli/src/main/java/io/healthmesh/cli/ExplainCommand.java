@@ -67,6 +67,11 @@ final class ExplainCommand extends AuditCommand.Base {
           "oldestRetainedVersion", x.version().oldestRetained()));
       root.set("buckets", AuditCommand.JSON.valueToTree(x.buckets()));
       root.set("outcomes", AuditCommand.JSON.valueToTree(x.outcomes()));
+      if (x.dryRun() != null) { // R-OP-5
+        Explainer.Explanation d = x.dryRun();
+        root.set("dryRun", AuditCommand.JSON.valueToTree(Map.of("recordSet", d.recordSet(), "policy", d.policy(),
+            "version", d.version().where(), "buckets", d.buckets(), "outcomes", d.outcomes())));
+      }
       ArrayNode decisions = root.putArray("loggedDecisions");
       logged.forEach(d -> decisions.add(AvroJson.writeAll(d)));
       json(root);
@@ -74,27 +79,37 @@ final class ExplainCommand extends AuditCommand.Base {
     }
     PrintWriter out = out();
     out.println(x.recordSet() + " at " + at + ", query entering in " + source);
-    out.println("  record set version: " + x.version().where() + " written " + x.version().time()
-        + (x.version().oldestRetained() ? " (the oldest version retained; earlier ones were compacted away)" : ""));
-    out.println("  policy: " + x.policy());
-    for (Explainer.BucketAt b : x.buckets()) {
-      out.println("  bucket " + b.label() + (x.policy().equals("WRR") ? " weight " + b.weight() : ""));
-      for (Explainer.AddressAt a : b.addresses()) {
-        out.println("    " + a.rrdata() + (a.checked() ? "  " + a.health() + (a.since() == null ? " (no state yet)"
-            : " since " + a.since()) + (a.countedAs() == null ? "" : ", counted " + a.countedAs() + " (R-OP-2)")
-            : "  not health checked"));
-      }
-    }
-    out.println("  answers:");
-    for (Explainer.Outcome o : x.outcomes()) {
-      out.printf("    %6.2f%%  %-30s bucket %-24s %-13s %s%n", o.probability() * 100, String.join(" ", o.answer()),
-          o.bucket(), o.reason(), o.rule());
+    print(out, x, "  ");
+    if (x.dryRun() != null) {
+      out.println("  beside it, a dry run (not answered, R-OP-5): " + x.dryRun().recordSet());
+      print(out, x.dryRun(), "    ");
     }
     out.println("  decisions logged by the edges within " + window + " of " + at + ": " + logged.size());
     logged.stream().limit(20).forEach(d -> out.println("    " + d.getTime() + " " + d.getEdge() + " from "
-        + d.getSourceRegion() + ": " + d.getBucket() + " " + d.getReason()));
+        + d.getSourceRegion() + ": " + d.getBucket() + " " + d.getReason()
+        + (d.getDryRun() ? " (dry run" + (d.getDiffers() ? ", differs)" : ")") : "")));
     out.flush();
     return 0;
+  }
+
+  /** One record set's version, buckets with their health, and answers with their odds. */
+  private static void print(PrintWriter out, Explainer.Explanation x, String indent) {
+    out.println(indent + "record set version: " + x.version().where() + " written " + x.version().time()
+        + (x.version().oldestRetained() ? " (the oldest version retained; earlier ones were compacted away)" : ""));
+    out.println(indent + "policy: " + x.policy());
+    for (Explainer.BucketAt b : x.buckets()) {
+      out.println(indent + "bucket " + b.label() + (x.policy().equals("WRR") ? " weight " + b.weight() : ""));
+      for (Explainer.AddressAt a : b.addresses()) {
+        out.println(indent + "  " + a.rrdata() + (a.checked() ? "  " + a.health() + (a.since() == null
+            ? " (no state yet)" : " since " + a.since()) + (a.countedAs() == null ? ""
+            : ", counted " + a.countedAs() + " (R-OP-2)") : "  not health checked"));
+      }
+    }
+    out.println(indent + "answers:");
+    for (Explainer.Outcome o : x.outcomes()) {
+      out.printf("%s  %6.2f%%  %-30s bucket %-24s %-13s %s%n", indent, o.probability() * 100,
+          String.join(" ", o.answer()), o.bucket(), o.reason(), o.rule());
+    }
   }
 
   private String sourceRegion() throws Exception {

@@ -169,7 +169,7 @@ final class StatusCommand implements Callable<Integer> {
               : config.get(ResourceKind.HEALTH_AGGREGATION_POLICY, source.getHealthAggregationPolicy());
           return p == null ? null : ">=" + p.getHealthyPercentThreshold() + "% and >=" + p.getMinHealthyThreshold();
         }
-        case COMPOSITE_HEALTH_CHECK -> {
+        case COMPOSITE_HEALTH_CHECK, DRY_RUN_COMPOSITE_HEALTH_CHECK -> {
           CompositeHealthCheck c = config.get(ResourceKind.COMPOSITE_HEALTH_CHECK, key.getName());
           return c == null ? null : style(c);
         }

@@ -69,6 +69,13 @@ class OperatorControlsIT {
       ---
       kind: ResourceRecordSet
       zone: internal
+      name: tried.example.internal.
+      type: A
+      ttl: 5
+      rrdatas: [10.9.9.1]
+      ---
+      kind: ResourceRecordSet
+      zone: internal
       name: remembered.example.internal.
       type: A
       ttl: 5
@@ -80,19 +87,10 @@ class OperatorControlsIT {
           items:
             - {weight: 100, rrdatas: [10.8.0.1], healthCheckedTargets: {externalEndpoints: [10.8.0.1]}}
             - {weight: 0, rrdatas: [10.8.0.2]}
-      ---
-      kind: ResourceRecordSet
-      zone: internal
-      name: seed.example.internal.
-      type: A
-      ttl: 5
-      routingPolicy:
-        healthCheck: {checkIntervalSec: 1, healthyThreshold: 1, unhealthyThreshold: 1, staleAfterIntervals: 2}
-        wrr:
-          items:
-            - {weight: 100, rrdatas: [10.8.0.1], healthCheckedTargets: {externalEndpoints: [10.8.0.1]}}
-            - {weight: 0, rrdatas: [10.8.0.2]}
       """;
+  /** The same record set as the seed has it: UNKNOWN counts as healthy. */
+  private static final String SEED = "---\n" + CONFIG.substring(CONFIG.lastIndexOf("kind: ResourceRecordSet"))
+      .replace("remembered.", "seed.").replace("  unknownTargets: LAST_KNOWN\n  lastKnownMaxAgeSeconds: 10\n", "");
   private static Demo demo;
 
   @BeforeAll
@@ -100,7 +98,8 @@ class OperatorControlsIT {
     Path dir = Files.createTempDirectory("operator-controls-it");
     demo = Demo.start(dir, true, Demo.Ports.free());
     Path config = dir.resolve("controls.yaml");
-    Files.writeString(config, CONFIG);
+    assertThat(SEED).contains("seed.example.internal.").doesNotContain("LAST_KNOWN");
+    Files.writeString(config, CONFIG + SEED);
     Cli.Run apply = Cli.execute(demo.bootstrap, demo.registryUrl, "apply", "-f", config.toString());
     assertThat(apply.exit()).as(apply.err()).isZero();
   }
@@ -203,6 +202,33 @@ class OperatorControlsIT {
     JsonNode state = json("status", "--kind", "external_endpoint", "--name", "10.8.0.1", "-o", "json");
     assertThat(state.get(0).get("state").asText()).isEqualTo("UNKNOWN");
     assertThat(state.get(0).get("lastKnown").asText()).isEqualTo("UNHEALTHY");
+  }
+
+  @Test
+  void aDryRunRecordSetIsDecidedBesideTheLiveOne_butNeverAnswered_R_OP_5(@org.junit.jupiter.api.io.TempDir Path tmp)
+      throws Exception {
+    awaitAnswer("tried", "10.9.9.1", Duration.ofSeconds(30));
+    Path dryRun = tmp.resolve("dry-run.yaml");
+    Files.writeString(dryRun, "kind: ResourceRecordSet\nzone: internal\nname: tried.example.internal.\ntype: A\n"
+        + "ttl: 5\ndryRun: true\nrrdatas: [10.9.9.2]\n");
+    Cli.Run apply = Cli.execute(demo.bootstrap, demo.registryUrl, "apply", "-f", dryRun.toString());
+    assertThat(apply.exit()).as(apply.err()).isZero();
+    assertThat(apply.out()).contains("internal/tried.example.internal./A/dry-run");
+    String metrics = "http://127.0.0.1:" + demo.metrics.get("edge us-east1").port() + "/metrics";
+    await("the edge decides the dry run").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() -> {
+      assertThat(answers("tried")).as("never the dry run's answer").containsExactly("10.9.9.1");
+      return scrape(metrics).lines().anyMatch(l -> l.startsWith("healthmesh_dns_dry_run_answers_total{")
+          && l.contains("differs=\"true\"") && l.contains("reason=\"STATIC\"") && !l.endsWith(" 0.0"));
+    });
+    String explained = Cli.execute(demo.bootstrap, demo.registryUrl, "audit", "explain", "tried.example.internal", "A",
+        "--at", Instant.now().toString(), "--region", "us-east1").out();
+    assertThat(explained).contains("beside it, a dry run (not answered, R-OP-5): internal/tried.example.internal./A/dry-run")
+        .contains("10.9.9.2");
+  }
+
+  private static String scrape(String url) throws Exception {
+    return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+        .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
   }
 
   private static void publish(boolean success) {

@@ -86,6 +86,21 @@ final class DecisionLog implements Responder.DecisionListener, AutoCloseable {
     if (unknown > 0) {
       meters.counter("healthmesh.dns.unknown.targets.returned").increment(unknown);
     }
+    log(name, type, sourceRegion, clientSubnet, policy, entry.version(), decision, false, false);
+  }
+
+  /** R-OP-5: counted by what the dry run would have answered, and logged beside the live decisions. */
+  @Override
+  public void dryRun(Name name, int type, String sourceRegion, String clientSubnet, RecordSetEntry entry,
+      Decision dryRun, boolean differs) {
+    RoutingPolicyType policy = policy(entry.dryRun().plan());
+    meters.counter("healthmesh.dns.dry.run.answers", "policy", policy.name(), "reason", dryRun.reason().name(),
+        "differs", Boolean.toString(differs)).increment();
+    log(name, type, sourceRegion, clientSubnet, policy, entry.dryRun().version(), dryRun, true, differs);
+  }
+
+  private void log(Name name, int type, String sourceRegion, String clientSubnet, RoutingPolicyType policy,
+      long version, Decision decision, boolean dryRun, boolean differs) {
     if (producer == null || ThreadLocalRandom.current().nextDouble() >= settings.decisionSampleRate()) {
       return;
     }
@@ -93,8 +108,9 @@ final class DecisionLog implements Responder.DecisionListener, AutoCloseable {
         .map(a -> new AddressHealth(a.rrdata(), a.status(), decision.answer().contains(a.rrdata()))).toList();
     DnsDecision record = DnsDecision.newBuilder().setTime(Instant.now()).setEdge(settings.name())
         .setEdgeRegion(settings.region()).setQueryName(name.toString()).setQueryType(Type.string(type))
-        .setClientSubnet(clientSubnet).setSourceRegion(sourceRegion).setPolicy(policy).setPolicyVersion(entry.version())
-        .setBucket(decision.bucket()).setReason(decision.reason()).setAddresses(addresses).build();
+        .setClientSubnet(clientSubnet).setSourceRegion(sourceRegion).setPolicy(policy).setPolicyVersion(version)
+        .setBucket(decision.bucket()).setReason(decision.reason()).setAddresses(addresses).setDryRun(dryRun)
+        .setDiffers(differs).build();
     if (!queue.offer(record)) {
       meters.counter("healthmesh.dns.decisions.dropped").increment();
     }

@@ -147,8 +147,8 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
         CompositeHealthCheck old = composites.get(name);
         List<String> found = c == null ? List.of() : ConfigRules.composite(name, c,
             c.getHealthSources().stream().map(sources::get).filter(s -> s != null).toList(),
-            first(composites, other -> !other.getName().equals(name)
-                && other.getHealthDestination().equals(c.getHealthDestination())),
+            !ConfigRules.holdsDestination(c) ? null : first(composites, other -> !other.getName().equals(name)
+                && ConfigRules.holdsDestination(other) && other.getHealthDestination().equals(c.getHealthDestination())),
             forwardingRules.get(c.getHealthDestination()));
         if (found.isEmpty() && old != null) {
           affected.destinations.add(old.getHealthDestination());
@@ -257,13 +257,17 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
 
   /** R-CH-4, R-OP-4: the sources' states under the composite's style, three-valued. */
   private void publishComposite(String name, TransitionCause.Builder cause, Instant time) {
-    EntityKey key = new EntityKey(EntityKind.COMPOSITE_HEALTH_CHECK, name);
     CompositeHealthCheck c = composites.get(name);
+    for (EntityKind kind : List.of(EntityKind.COMPOSITE_HEALTH_CHECK, EntityKind.DRY_RUN_COMPOSITE_HEALTH_CHECK)) {
+      if (c == null || kind != ConfigRules.compositeKind(c)) {
+        publisher.delete(new EntityKey(kind, name), time); // gone, or moved between live and dry run (R-OP-5)
+      }
+    }
     if (c == null) {
-      publisher.delete(key, time);
       metrics.compositeMargin(name, null, null, 0);
       return;
     }
+    EntityKey key = new EntityKey(ConfigRules.compositeKind(c), name);
     java.util.function.Function<String, HealthStatus> statusOf =
         s -> sources.get(s) == null ? HealthStatus.UNKNOWN : publisher.statusOf(EntityKind.HEALTH_SOURCE, s);
     Aggregation.Counts counts = Aggregation.count(c.getHealthSources().stream().map(statusOf).toList());
@@ -292,7 +296,8 @@ final class AggregateHealthProcessor implements Processor<String, byte[], String
     }
     List<NegState> negs = new ArrayList<>();
     for (PscBackend b : backends) {
-      String composite = first(composites, c -> c.getHealthDestination().equals(b.getForwardingRule()) && !c.getDryRun());
+      String composite = first(composites, c -> c.getHealthDestination().equals(b.getForwardingRule())
+          && ConfigRules.holdsDestination(c));
       HealthStatus status = composite == null ? HealthStatus.UNKNOWN
           : publisher.statusOf(EntityKind.COMPOSITE_HEALTH_CHECK, composite);
       negs.add(new NegState(b.getNegName(), b.getRegion(), status));

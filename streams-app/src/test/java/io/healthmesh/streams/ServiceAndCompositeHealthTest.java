@@ -195,6 +195,37 @@ class ServiceAndCompositeHealthTest {
   }
 
   @Test
+  void dryRunCompositeSitsBesideTheLiveOne_publishedApart_andNoConsumerFollowsIt_R_OP_5_R_CH_5() {
+    threeSources();
+    h.composite("orders-chc", List.of("src-a", "src-b", "src-c"), "fr-orders");
+    h.composite(CompositeHealthCheck.newBuilder().setName("orders-any").setRegion(Harness.REGION)
+        .setHealthSources(List.of("src-a", "src-b", "src-c")).setHealthDestination("fr-orders")
+        .setStyle(CompositeStyle.ANY).setDryRun(true).build());
+    h.consumer("consumer", List.of(Harness.neg("neg-use1", "us-east1", "fr-orders")));
+    h.probeAll("svc-src-c", List.of("vm-1"), false, 2, T0.plusSeconds(5));
+    h.drain();
+    assertThat(h.configDeadLetters).as("a dry run holds no destination").isEmpty();
+
+    assertThat(h.status(EntityKind.COMPOSITE_HEALTH_CHECK, "orders-chc")).isEqualTo(HealthStatus.UNHEALTHY);
+    assertThat(h.state(EntityKind.COMPOSITE_HEALTH_CHECK, "orders-any")).as("not among the live states").isNull();
+    assertThat(h.status(EntityKind.DRY_RUN_COMPOSITE_HEALTH_CHECK, "orders-any")).as("what it would decide")
+        .isEqualTo(HealthStatus.HEALTHY);
+    assertThat(h.transitions(EntityKind.DRY_RUN_COMPOSITE_HEALTH_CHECK, "orders-any")).isNotEmpty();
+    assertThat(h.status(EntityKind.CONSUMER_NEG, "consumer/neg-use1")).as("the live composite's state")
+        .isEqualTo(HealthStatus.UNHEALTHY);
+
+    // Made live alone (the other deleted), it moves to the live states and the consumer follows it.
+    h.config(io.healthmesh.schemas.Topics.COMPOSITE_HEALTH_CHECKS, "orders-chc", (CompositeHealthCheck) null,
+        T0.plusSeconds(6));
+    h.composite(CompositeHealthCheck.newBuilder().setName("orders-any").setRegion(Harness.REGION)
+        .setHealthSources(List.of("src-a", "src-b", "src-c")).setHealthDestination("fr-orders")
+        .setStyle(CompositeStyle.ANY).build());
+    assertThat(h.state(EntityKind.DRY_RUN_COMPOSITE_HEALTH_CHECK, "orders-any")).isNull();
+    assertThat(h.status(EntityKind.COMPOSITE_HEALTH_CHECK, "orders-any")).isEqualTo(HealthStatus.HEALTHY);
+    assertThat(h.status(EntityKind.CONSUMER_NEG, "consumer/neg-use1")).isEqualTo(HealthStatus.HEALTHY);
+  }
+
+  @Test
   void compositeActsAtOnce_R_CH_10() {
     strictSource();
     h.probeAll("orders", Harness.vms(1, 4), true, 2, T0);

@@ -62,24 +62,35 @@ public final class Explainer {
   /** One possible answer and how often the engine gives it. */
   public record Outcome(List<String> answer, String bucket, DecisionReason reason, String rule, double probability) {}
 
+  /** @param dryRun the dry run in force beside it (R-OP-5), explained alike; null when there is none */
   public record Explanation(String recordSet, ConfigHistory.Version version, String policy, String sourceRegion,
-      List<BucketAt> buckets, List<Outcome> outcomes) {}
+      List<BucketAt> buckets, List<Outcome> outcomes, Explanation dryRun) {}
 
   /** @return null when no such record set was in force at {@code at} */
   public Explanation explain(String zoneOrNull, String name, String type, Instant at, String sourceRegion) {
     String fqdn = name.endsWith(".") ? name : name + ".";
-    ConfigHistory.Version version = null;
+    ConfigHistory.Version live = null;
+    ConfigHistory.Version dryRun = null;
     for (Map.Entry<String, org.apache.avro.specific.SpecificRecord> e
         : config.all(ResourceKind.RESOURCE_RECORD_SET, at).entrySet()) {
       ResourceRecordSet rrs = (ResourceRecordSet) e.getValue();
       if (rrs.getName().equalsIgnoreCase(fqdn) && rrs.getType().equalsIgnoreCase(type)
           && (zoneOrNull == null || zoneOrNull.equals(rrs.getZone()))) {
-        version = config.at(ResourceKind.RESOURCE_RECORD_SET, e.getKey(), at);
+        ConfigHistory.Version v = config.at(ResourceKind.RESOURCE_RECORD_SET, e.getKey(), at);
+        if (rrs.getDryRun()) {
+          dryRun = v;
+        } else {
+          live = v;
+        }
       }
     }
-    if (version == null) {
-      return null;
+    if (live == null) {
+      return null; // an edge decides a dry run only beside a live record set
     }
+    return explain(live, at, sourceRegion, dryRun == null ? null : explain(dryRun, at, sourceRegion, null));
+  }
+
+  private Explanation explain(ConfigHistory.Version version, Instant at, String sourceRegion, Explanation dryRun) {
     ResourceRecordSet rrs = (ResourceRecordSet) version.value();
     Plan plan = PlanBuilder.plan(rrs, new PlanBuilder.Targets() {
       @Override
@@ -108,7 +119,7 @@ public final class Explainer {
       }
     });
     return new Explanation(DnsConfigRules.key(rrs), version, policyName(plan), sourceRegion, buckets(plan, at),
-        outcomes(plan, sourceRegion));
+        outcomes(plan, sourceRegion), dryRun);
   }
 
   private List<Outcome> outcomes(Plan plan, String sourceRegion) {

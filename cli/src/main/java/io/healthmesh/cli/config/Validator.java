@@ -142,12 +142,19 @@ public final class Validator {
     return problems;
   }
 
-  /** R-CH-5: the first holder of a destination keeps it; a change that reuses it is the one at fault. */
+  /**
+   * R-CH-5: the first holder of a destination keeps it; a change that reuses it is the one at
+   * fault. Dry runs hold none (R-OP-5).
+   */
   private String destinationOwner(Catalog c, String key, CompositeHealthCheck chc) {
+    if (!ConfigRules.holdsDestination(chc)) {
+      return null;
+    }
     boolean mine = changed.contains(new Ref(ResourceKind.COMPOSITE_HEALTH_CHECK, key));
     for (CompositeHealthCheck other : c.<CompositeHealthCheck>values(ResourceKind.COMPOSITE_HEALTH_CHECK)) {
       boolean theirs = changed.contains(new Ref(ResourceKind.COMPOSITE_HEALTH_CHECK, other.getName()));
-      if (!other.getName().equals(key) && other.getHealthDestination().equals(chc.getHealthDestination())
+      if (!other.getName().equals(key) && ConfigRules.holdsDestination(other)
+          && other.getHealthDestination().equals(chc.getHealthDestination())
           && (mine && !theirs || mine == theirs && other.getName().compareTo(key) < 0)) {
         return other.getName();
       }

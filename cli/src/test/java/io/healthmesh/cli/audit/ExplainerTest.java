@@ -77,4 +77,26 @@ class ExplainerTest {
     assertThat(wary.buckets().get(0).addresses().get(0).countedAs()).isEqualTo(HealthStatus.UNHEALTHY);
     assertThat(wary.outcomes()).singleElement().extracting(Explainer.Outcome::reason).isEqualTo(DecisionReason.FAILOVER);
   }
+
+  @Test
+  void explainsADryRunBesideTheLiveRecordSet_R_OP_5() {
+    ConfigHistory config = new ConfigHistory();
+    ResourceRecordSet live = ResourceRecordSet.newBuilder().setZone("internal").setName("www.example.internal.")
+        .setType("A").setTtl(5).setRrdatas(List.of("10.1.0.1")).build();
+    config.add(ResourceKind.RESOURCE_RECORD_SET, "internal/www.example.internal./A", "config.resource-record-set", 0, 0,
+        T0, live);
+    config.add(ResourceKind.RESOURCE_RECORD_SET, "internal/www.example.internal./A/dry-run", "config.resource-record-set",
+        0, 1, T0.plusSeconds(10), ResourceRecordSet.newBuilder(live).setRrdatas(List.of("10.1.0.2")).setDryRun(true)
+            .build());
+    Explainer x = new Explainer(config, new Transitions().done());
+
+    Explainer.Explanation before = x.explain(null, "www.example.internal", "A", T0.plusSeconds(5), "us-east1");
+    assertThat(before.dryRun()).isNull();
+    Explainer.Explanation after = x.explain(null, "www.example.internal", "A", T0.plusSeconds(15), "us-east1");
+    assertThat(after.recordSet()).isEqualTo("internal/www.example.internal./A");
+    assertThat(after.outcomes()).singleElement().satisfies(o -> assertThat(o.answer()).containsExactly("10.1.0.1"));
+    assertThat(after.dryRun().recordSet()).isEqualTo("internal/www.example.internal./A/dry-run");
+    assertThat(after.dryRun().outcomes()).singleElement()
+        .satisfies(o -> assertThat(o.answer()).containsExactly("10.1.0.2"));
+  }
 }

@@ -122,6 +122,14 @@ class ValidatorTest {
   }
 
   @Test
+  void accepts_whenADryRunCompositeSharesTheLiveOnesDestination_R_OP_5() {
+    assertThat(problems(composite("[orders-use1-src]", "fr-orders-use1") + "dryRun: true\n")).isEmpty();
+    assertThat(problems(composite("[orders-use1-src]", "fr-orders-use1") + "dryRun: true\n---\n"
+        + composite("[orders-use1-src]", "fr-orders-use1").replace("extra-chc", "another-chc") + "dryRun: true\n"))
+        .as("dry runs hold no destination, among themselves either").isEmpty();
+  }
+
+  @Test
   void rejects_whenACompositeNamesAnotherCompositeAsSource() {
     // R-CH-6
     assertThat(problems(composite("[orders-use1-chc]", "fr-extra") + FORWARDING_RULE))

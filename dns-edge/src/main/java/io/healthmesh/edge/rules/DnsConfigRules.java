@@ -36,6 +36,8 @@ import org.xbill.DNS.Type;
  */
 public final class DnsConfigRules {
   public static final int MAX_WEIGHT = 1000;
+  /** What a dry-run record set's key ends in (R-OP-5). */
+  public static final String DRY_RUN = "/dry-run";
   /** R-OP-2: a last known state older than a day says nothing about the target now. */
   public static final int MAX_LAST_KNOWN_SECONDS = 86_400;
   /** Types a record set may have; the same ones may carry a routing policy (docs/rules.md section 4). */
@@ -45,8 +47,14 @@ public final class DnsConfigRules {
   private DnsConfigRules() {}
 
   /** The record-set key on its topic: {@code <zone>/<name>/<type>}. */
+  /** {@code zone/name/type}; a dry run's ends in {@link #DRY_RUN}, so that it sits beside the live one (R-OP-5). */
   public static String key(ResourceRecordSet rrs) {
-    return rrs.getZone() + "/" + rrs.getName() + "/" + rrs.getType();
+    return rrs.getZone() + "/" + rrs.getName() + "/" + rrs.getType() + (rrs.getDryRun() ? DRY_RUN : "");
+  }
+
+  /** R-OP-5: the live record set a dry run's key sits beside; the key itself when it is live. */
+  public static String liveKey(String key) {
+    return key.endsWith(DRY_RUN) ? key.substring(0, key.length() - DRY_RUN.length()) : key;
   }
 
   public static List<String> zone(String key, ManagedZone z) {

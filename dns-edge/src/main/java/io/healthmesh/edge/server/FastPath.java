@@ -55,8 +55,8 @@ final class FastPath {
     }
     WireIndex.Owner owner = snapshot.wire().find(q, HEADER, end);
     RecordSetEntry entry = owner == null ? null : owner.of(qtype);
-    if (entry == null || !owner.zone().allows(client)) {
-      return null;
+    if (entry == null || entry.dryRun() != null || !owner.zone().allows(client)) {
+      return null; // a dry run beside it is decided on the full path (R-OP-5)
     }
     Decision decision = engine.answer(entry.plan(), region, random);
     List<String> answer = decision.answer();

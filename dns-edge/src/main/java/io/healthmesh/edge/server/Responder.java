@@ -9,8 +9,10 @@ import io.healthmesh.edge.state.Zone;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.xbill.DNS.ClientSubnetOption;
@@ -59,6 +61,13 @@ public final class Responder {
   /** Told of every routing decision, for metrics and health-check logging (R-DNSHC-6). */
   public interface DecisionListener {
     void decided(Name name, int type, String sourceRegion, String clientSubnet, RecordSetEntry entry, Decision decision);
+
+    /**
+     * The decision of the dry run beside {@code entry} for the same query, never answered (R-OP-5);
+     * {@code differs} when its answer is not the one given, drawn with the same random numbers.
+     */
+    default void dryRun(Name name, int type, String sourceRegion, String clientSubnet, RecordSetEntry entry,
+        Decision dryRun, boolean differs) {}
 
     DecisionListener NONE = (name, type, region, subnet, entry, decision) -> { };
   }
@@ -181,9 +190,19 @@ public final class Responder {
   }
 
   private List<Record> records(RecordSetEntry entry, Name name, String region, ClientSubnetOption ecs) {
-    Decision decision = engine.answer(entry.plan(), region, random.get());
-    decisions.decided(name, entry.type(), region, ecs == null ? null : ecs.getAddress().getHostAddress()
-        + "/" + ecs.getSourcePrefixLength(), entry, decision);
+    String subnet = ecs == null ? null : ecs.getAddress().getHostAddress() + "/" + ecs.getSourcePrefixLength();
+    Decision decision;
+    if (entry.dryRun() == null) {
+      decision = engine.answer(entry.plan(), region, random.get());
+    } else {
+      // R-OP-5: both from one seed, so that an answer that differs differs by policy, not by the draw
+      long seed = random.get().nextLong();
+      decision = engine.answer(entry.plan(), region, new SplittableRandom(seed));
+      Decision dry = engine.answer(entry.dryRun().plan(), region, new SplittableRandom(seed));
+      decisions.dryRun(name, entry.type(), region, subnet, entry, dry,
+          !new HashSet<>(dry.answer()).equals(new HashSet<>(decision.answer())));
+    }
+    decisions.decided(name, entry.type(), region, subnet, entry, decision);
     List<Record> records = new ArrayList<>(decision.answer().size());
     for (String rrdata : decision.answer()) {
       Record record = entry.records().get(rrdata);

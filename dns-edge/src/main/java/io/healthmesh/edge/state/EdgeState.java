@@ -374,6 +374,11 @@ public final class EdgeState {
 
   /** Plans one record set again and serves the result in its zone. */
   private void update(String key) {
+    String live = DnsConfigRules.liveKey(key);
+    if (!live.equals(key)) {
+      update(live); // a dry run is planned with the live record set beside which it is decided (R-OP-5)
+      return;
+    }
     planning = key;
     RecordSetEntry entry = null;
     Placement placement = null;
@@ -385,8 +390,11 @@ public final class EdgeState {
         if (type < 0) {
           throw new TextParseException("unknown type " + rrs.getType());
         }
+        String dryKey = key + DnsConfigRules.DRY_RUN;
+        ResourceRecordSet dryRun = blocked.contains(dryKey) ? null : recordSets.get(dryKey);
         entry = Entries.entry(rrs, owner, type, PlanBuilder.plan(rrs, targets), recordSetOffsets.get(key),
-            entries.get(key));
+            entries.get(key), dryRun == null ? null
+                : new RecordSetEntry.DryRun(PlanBuilder.plan(dryRun, targets), recordSetOffsets.get(dryKey)));
         placement = new Placement(rrs.getZone(), new ZoneBuild.Slot(owner, type));
       } catch (TextParseException | RuntimeException e) {
         LOG.warn("record set {} left out of the snapshot: {}", key, e.toString());

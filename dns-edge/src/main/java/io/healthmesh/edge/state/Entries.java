@@ -23,13 +23,16 @@ import org.xbill.DNS.Type;
 final class Entries {
   private Entries() {}
 
-  /** @param previous the entry this one replaces, or null */
+  /**
+   * @param previous the entry this one replaces, or null
+   * @param dryRun the plan of the dry run beside it (R-OP-5), or null
+   */
   static RecordSetEntry entry(ResourceRecordSet rrs, Name owner, int type, Plan plan, long version,
-      RecordSetEntry previous) throws TextParseException {
+      RecordSetEntry previous, RecordSetEntry.DryRun dryRun) throws TextParseException {
     List<String> rrdatas = rrdatas(plan);
     boolean reuse = previous != null && previous.config() == rrs && previous.type() == type;
     if (reuse && previous.records().size() == rrdatas.size() && previous.records().keySet().containsAll(rrdatas)) {
-      return new RecordSetEntry(rrs, owner, type, plan, version, previous.records(), previous.wire());
+      return new RecordSetEntry(rrs, owner, type, plan, version, previous.records(), previous.wire(), dryRun);
     }
     Map<String, Record> records = new HashMap<>();
     Map<String, byte[]> wire = new HashMap<>();
@@ -44,7 +47,7 @@ final class Entries {
         wire.put(rrdata, tail != null ? tail : tail(record, type, rrs.getTtl()));
       }
     }
-    return new RecordSetEntry(rrs, owner, type, plan, version, Map.copyOf(records), Map.copyOf(wire));
+    return new RecordSetEntry(rrs, owner, type, plan, version, Map.copyOf(records), Map.copyOf(wire), dryRun);
   }
 
   private static Record parse(ResourceRecordSet rrs, Name owner, int type, String rrdata) throws TextParseException {

@@ -101,8 +101,12 @@ final class Fixtures {
   }
 
   static Responder responder(AtomicReference<Snapshot> snapshot) {
+    return responder(snapshot, Responder.DecisionListener.NONE);
+  }
+
+  static Responder responder(AtomicReference<Snapshot> snapshot, Responder.DecisionListener decisions) {
     return new Responder(snapshot::get, new RoutingEngine(Regions.builtIn()), "us-east1",
         new SubnetRegions(List.of(new SubnetRegions.Entry(Cidr.parse("10.200.0.0/16"), "europe-west1"))), Rcode.SERVFAIL,
-        () -> new SplittableRandom(1), Responder.DecisionListener.NONE);
+        () -> new SplittableRandom(1), decisions);
   }
 }

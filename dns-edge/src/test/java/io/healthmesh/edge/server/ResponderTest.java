@@ -62,6 +62,56 @@ class ResponderTest {
   }
 
   @Test
+  void answersTheLiveRecordSet_andDecidesTheDryRunBesideIt_R_OP_5() {
+    List<String> dryRuns = new java.util.ArrayList<>();
+    Responder recording = Fixtures.responder(snapshot, new Responder.DecisionListener() {
+      @Override
+      public void decided(Name name, int type, String region, String subnet, io.healthmesh.edge.state.RecordSetEntry entry,
+          io.healthmesh.edge.routing.Decision decision) {}
+
+      @Override
+      public void dryRun(Name name, int type, String region, String subnet, io.healthmesh.edge.state.RecordSetEntry entry,
+          io.healthmesh.edge.routing.Decision dryRun, boolean differs) {
+        dryRuns.add(name + " " + dryRun.answer() + " " + dryRun.reason() + (differs ? " differs" : " same") + " @"
+            + entry.dryRun().version());
+      }
+    });
+    io.healthmesh.config.ResourceRecordSet dry = io.healthmesh.config.ResourceRecordSet.newBuilder().setZone("internal")
+        .setName("static.example.internal.").setType("A").setTtl(300).setRrdatas(List.of("10.0.0.6")).setDryRun(true)
+        .build();
+    assertThat(state.recordSet("internal/static.example.internal./A/dry-run", dry, 42)).isNull();
+    snapshot.set(state.snapshot(true));
+
+    byte[] reply = recording.reply(Message.newQuery(Record.newRecord(Name.fromConstantString("static.example.internal."),
+        Type.A, DClass.IN)).toWire(), INSIDE, false);
+    assertThat(answers(parse(reply))).as("the live version answers").containsExactly("A 10.0.0.5");
+    assertThat(dryRuns).containsExactly("static.example.internal. [10.0.0.6] STATIC differs @42");
+
+    state.recordSet("internal/static.example.internal./A/dry-run", io.healthmesh.config.ResourceRecordSet.newBuilder(dry)
+        .setRrdatas(List.of("10.0.0.5")).build(), 43);
+    snapshot.set(state.snapshot(true));
+    recording.reply(Message.newQuery(Record.newRecord(Name.fromConstantString("static.example.internal."), Type.A,
+        DClass.IN)).toWire(), INSIDE, false);
+    assertThat(dryRuns).last().isEqualTo("static.example.internal. [10.0.0.5] STATIC same @43");
+
+    assertThat(state.recordSet("internal/static.example.internal./A", dry, 44)).as("a dry run under the live key")
+        .isNotNull();
+    state.recordSet("internal/static.example.internal./A/dry-run", null, 45);
+    snapshot.set(state.snapshot(true));
+    recording.reply(Message.newQuery(Record.newRecord(Name.fromConstantString("static.example.internal."), Type.A,
+        DClass.IN)).toWire(), INSIDE, false);
+    assertThat(dryRuns).as("deleted: decided no more").hasSize(2);
+  }
+
+  private static Message parse(byte[] reply) {
+    try {
+      return new Message(reply);
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
   void followsCnameInsideTheZone_andStopsAtItsEdge() {
     assertThat(answers(ask("www.example.internal.", Type.A)))
         .containsExactly("CNAME static.example.internal.", "A 10.0.0.5");

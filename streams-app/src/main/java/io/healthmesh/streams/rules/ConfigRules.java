@@ -9,6 +9,7 @@ import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.HealthAggregationPolicy;
 import io.healthmesh.config.HealthSource;
 import io.healthmesh.config.LoadBalancingScheme;
+import io.healthmesh.events.EntityKind;
 import io.healthmesh.net.IpAddress;
 import io.healthmesh.rules.HealthCheckRules;
 import io.healthmesh.rules.ResourceNames;
@@ -118,6 +119,19 @@ public final class ConfigRules {
       sameScope("healthDestination", c.getRegion(), c.getProject(), destination.getRegion(), destination.getProject(), problems);
     }
     return problems;
+  }
+
+  /**
+   * R-CH-5, R-OP-5: only a live composite holds its destination; any number of dry runs may sit
+   * beside it, since none of them passes its state on.
+   */
+  public static boolean holdsDestination(CompositeHealthCheck c) {
+    return !c.getDryRun();
+  }
+
+  /** R-OP-5: the kind a composite publishes its state as, apart from the live ones when it is a dry run. */
+  public static EntityKind compositeKind(CompositeHealthCheck c) {
+    return c.getDryRun() ? EntityKind.DRY_RUN_COMPOSITE_HEALTH_CHECK : EntityKind.COMPOSITE_HEALTH_CHECK;
   }
 
   /** R-OP-4: AT_LEAST_N says how many, from 1 to every source; critical sources are among the sources. */
