@@ -15,6 +15,7 @@ import io.healthmesh.registry.SchemaRegistry;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -154,7 +155,10 @@ class TakeoverIT {
 
   private static Process start(EmbeddedKafka kafka, SchemaRegistry registry, Path dir, String name,
       EndpointWrites writes) throws Exception {
-    return StreamsProcess.start(kafka, registry, APP, dir.resolve("state-" + name), dir.resolve(name + ".log"),
+    // Kept under target/, not in the temporary directory: a slow takeover is explained by these logs.
+    Path logs = Files.createDirectories(Path.of("target", "takeover-logs"));
+    return StreamsProcess.start(kafka, registry, APP, dir.resolve("state-" + name), logs.resolve(writes.setting + "-" + name
+        + ".log"),
         "num.standby.replicas=1", StreamsSettings.ENDPOINT_WRITES + "=" + writes.setting);
   }
 
