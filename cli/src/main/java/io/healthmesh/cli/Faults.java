@@ -149,9 +149,12 @@ final class Faults implements AutoCloseable {
             + " (then publish failing probes yourself: healthctl probe publish --failure ...)");
       }
     } catch (TimeoutException e) {
-      throw new IllegalStateException("no Kafka answers at " + where + ": start the demo (./healthctl demo),"
-          + " or pass --bootstrap-servers where it runs (demo --kafka-port)");
+      throw noKafka(where);
     } catch (ExecutionException e) {
+      // The admin client's own timeout and the wait above are both 5 s: either may say it first.
+      if (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException) {
+        throw noKafka(where);
+      }
       if (e.getCause() instanceof UnknownTopicOrPartitionException) {
         throw new IllegalStateException("the Kafka at " + where + " is not a healthmesh demo's (no topic "
             + TOPIC.name() + ")");
@@ -175,6 +178,11 @@ final class Faults implements AutoCloseable {
       throw new IllegalStateException("interrupted", e);
     }
     return next;
+  }
+
+  private static IllegalStateException noKafka(String where) {
+    return new IllegalStateException("no Kafka answers at " + where + ": start the demo (./healthctl demo),"
+        + " or pass --bootstrap-servers where it runs (demo --kafka-port)");
   }
 
   private static Set<String> latest(Map<String, Object> client, SchemaRegistryClient registry) {
