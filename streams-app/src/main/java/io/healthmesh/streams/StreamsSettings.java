@@ -31,6 +31,12 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
   public static final String STALE_CHECK_INTERVAL_MS = "healthmesh.stale.check.interval.ms";
   /** How soon after a change the topology commits, so that the change becomes visible. */
   public static final String CHANGE_COMMIT_MS = "healthmesh.change.commit.ms";
+  /**
+   * Changelog records a new instance may still have to restore and yet take a task at once rather
+   * than warm a copy up until the next probing rebalance, a minute later: the stores restore
+   * about this many records in a few seconds.
+   */
+  static final long ACCEPTABLE_RECOVERY_LAG = 1_000_000L;
   /** How far behind the input a task may be and still commit promptly after a change. */
   public static final String CHANGE_COMMIT_MAX_LAG_MS = "healthmesh.change.commit.max.lag.ms";
   /** How long a silent instance keeps its tasks: its session and its transaction timeout (FailureDetection). */
@@ -114,6 +120,7 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     // (the least Kafka Streams allows) instead of every ten.
     failureDetection(broker).applyTo(p);
     p.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG, 60_000L);
+    p.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, ACCEPTABLE_RECOVERY_LAG);
     p.putAll(streamsOverrides);
     return p;
   }
