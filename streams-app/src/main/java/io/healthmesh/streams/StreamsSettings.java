@@ -115,9 +115,9 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     long changeMs = changeCommitDelay.toMillis();
     p.put(StreamsConfig.POLL_MS_CONFIG, changeMs == 0 ? 100L : Math.max(1L, Math.min(100L, changeMs)));
     // Takeover. A crashed instance keeps its tasks until its session expires and holds readers
-    // back until its open transaction is aborted (FailureDetection). A new instance first warms up
-    // copies of the tasks it will get and takes them at the next probing rebalance: every minute
-    // (the least Kafka Streams allows) instead of every ten.
+    // back until its open transaction is aborted (FailureDetection). A new instance takes the tasks
+    // it can restore in seconds at once (ACCEPTABLE_RECOVERY_LAG); others it warms up and takes at
+    // the next probing rebalance: every minute (the least Kafka Streams allows) instead of every ten.
     failureDetection(broker).applyTo(p);
     p.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG, 60_000L);
     p.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, ACCEPTABLE_RECOVERY_LAG);
