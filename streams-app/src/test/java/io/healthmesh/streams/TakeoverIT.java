@@ -46,7 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Two topology processes in one application id, with a standby copy of every task, while every
  * endpoint flips on every probe (4 per second): a stopped instance (SIGTERM) leaves the group
  * and a killed one (SIGKILL) is noticed when its session ends; the survivor takes their tasks
- * over, a new instance gets its share at the next probing rebalance, and every probe's
+ * over, a new instance takes its share at the first rebalance (its copies are close enough), and every probe's
  * transition is published exactly once throughout.
  */
 class TakeoverIT {
