@@ -87,7 +87,9 @@ final class Publisher {
 
   /** The entity is gone: a tombstone on health-state. */
   void delete(EntityKey key, Instant eventTime) {
-    if (published.delete(storeKey(key)) != null) {
+    // Looked up first: a delete of what is not there still writes a tombstone to the changelog.
+    if (published.get(storeKey(key)) != null) {
+      published.delete(storeKey(key));
       context.forward(new Record<>(storeKey(key), new Out.State(key, null), eventTime.toEpochMilli()));
       prompt.changed();
     }
