@@ -116,7 +116,8 @@ final class StatusCommand implements Callable<Integer> {
         HealthState s = e.getValue();
         String t = thresholds.of(e.getKey());
         out.printf("%-24s %-40s %-24s %-25s %-16s %-16s %s%n", e.getKey().getKind(), e.getKey().getName(),
-            s.getStatus() + (s.getLastKnownStatus() == null ? "" : " (was " + s.getLastKnownStatus() + ")"), s.getSince(), s.getHealthyCount() + "/" + s.getUnhealthyCount() + "/" + s.getUnknownCount(),
+            s.getStatus() + (s.getLastKnownStatus() == null ? "" : " (was " + s.getLastKnownStatus() + ")"),
+            s.getSince(), s.getHealthyCount() + "/" + s.getUnhealthyCount() + "/" + s.getUnknownCount(),
             t == null ? "-" : t, s.getRegion().isEmpty() ? "-" : s.getRegion());
         totals.merge(s.getStatus(), 1, Integer::sum);
       }

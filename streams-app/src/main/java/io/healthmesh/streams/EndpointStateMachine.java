@@ -84,29 +84,25 @@ final class EndpointStateMachine {
       d.pending = next;
       d.pendingSince = eventTime;
     }
-    Change change = null;
-    if (d.suppressedUntil != 0 && eventTime >= d.suppressedUntil) {
+    boolean released = d.suppressedUntil != 0 && eventTime >= d.suppressedUntil;
+    if (released) {
       d.suppressedUntil = 0;
       d.lastSuppressionEnd = eventTime;
-      change = Change.RELEASED;
     }
     long dwell = spec.getMinDwellSec() * 1000L;
-    boolean due = d.pending != null && (change == Change.RELEASED || eventTime - d.pendingSince >= dwell);
-    if (d.suppressedUntil == 0 && due) {
+    // A pending state always differs from the published one, so publishing it is a change; one
+    // held through a suppression has been held long enough.
+    Change change = null;
+    if (d.suppressedUntil == 0 && d.pending != null && (released || eventTime - d.pendingSince >= dwell)) {
       HealthStatus target = d.pending;
       d.pending = null;
-      if (target == HealthStatus.UNHEALTHY && spec.getFlapDamping() != null && failedTooOften(d, eventTime,
-          spec.getFlapDamping())) {
-        change = Change.SUPPRESSED;
-      } else if (change == null) {
-        change = dwell > 0 ? Change.DWELLED : Change.THRESHOLD;
-      }
+      boolean suppressed = target == HealthStatus.UNHEALTHY && spec.getFlapDamping() != null
+          && failedTooOften(d, eventTime, spec.getFlapDamping());
+      change = suppressed ? Change.SUPPRESSED : released ? Change.RELEASED : dwell > 0 ? Change.DWELLED : Change.THRESHOLD;
       state.status = target;
-    } else if (change == Change.RELEASED) {
-      change = null; // released into the state it was held in
     }
     state.damping = d.idle() ? null : d;
-    return state.status != published ? change : null;
+    return change;
   }
 
   /**

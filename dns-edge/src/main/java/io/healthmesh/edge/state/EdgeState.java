@@ -298,11 +298,13 @@ public final class EdgeState {
   public boolean health(EntityKind kind, String name, HealthStatus status, PlanBuilder.LastKnown last) {
     boolean changed = put(health.computeIfAbsent(kind, k -> new HashMap<>()), name, status) != status;
     PlanBuilder.LastKnown kept = status == HealthStatus.UNKNOWN ? last : null;
+    Target target = null;
     if (kept != null || !lastKnown.isEmpty()) {
-      changed |= !Objects.equals(put(lastKnown, new Target(kind, name), kept), kept);
+      target = new Target(kind, name);
+      changed |= !Objects.equals(put(lastKnown, target, kept), kept);
     }
     if (changed) {
-      dirtyRecordSets.addAll(dependents.get(new Target(kind, name)));
+      dirtyRecordSets.addAll(dependents.get(target != null ? target : new Target(kind, name)));
     }
     return changed;
   }
