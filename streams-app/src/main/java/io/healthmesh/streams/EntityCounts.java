@@ -3,6 +3,9 @@ package io.healthmesh.streams;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthStatus;
+import io.healthmesh.streams.aggregate.AggregateStores;
+import io.healthmesh.streams.endpoint.EndpointTable;
+import io.healthmesh.streams.endpoint.PerServiceStores;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.function.BiConsumer;
@@ -58,12 +61,12 @@ final class EntityCounts {
       return fresh;
     }
     try {
-      this.<EndpointTable.Group>scan(EndpointHealthProcessor.ENDPOINTS, (key, group) -> group.members.forEach(s -> fresh[
-          (key.startsWith("/") ? EntityKind.EXTERNAL_ENDPOINT : EntityKind.ENDPOINT).ordinal()][s.status.ordinal()]++));
+      this.<EndpointTable.Group>scan(PerServiceStores.ENDPOINTS, (key, group) -> group.members().forEach(s -> fresh[
+          (key.startsWith("/") ? EntityKind.EXTERNAL_ENDPOINT : EntityKind.ENDPOINT).ordinal()][s.status().ordinal()]++));
       BiConsumer<String, HealthState> published = (key, s) ->
           fresh[EntityKind.valueOf(key.substring(0, key.indexOf('|'))).ordinal()][s.getStatus().ordinal()]++;
-      this.scan(Publisher.PUBLISHED, published);
-      this.scan(Publisher.PUBLISHED_TARGETS, published);
+      this.scan(AggregateStores.PUBLISHED, published);
+      this.scan(PerServiceStores.PUBLISHED_TARGETS, published);
     } catch (RuntimeException e) {
       return counts; // a rebalance moved the stores; keep the last figures
     }

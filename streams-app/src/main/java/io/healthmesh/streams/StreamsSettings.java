@@ -7,6 +7,9 @@ import java.util.Map;
 import java.util.Properties;
 import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.settings.SettingsReader;
+import io.healthmesh.streams.endpoint.EndpointWrites;
+import io.healthmesh.streams.endpoint.PerServiceProcessor;
+import io.healthmesh.streams.output.PromptCommit;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -89,6 +92,15 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
   /** Properties for {@code KafkaStreams} against brokers with Kafka's default limits (test drivers, replays). */
   public Properties streamsProperties() {
     return streamsProperties(BrokerLimits.KAFKA_DEFAULTS);
+  }
+
+  /** When a stage commits after a change it forwarded. */
+  PromptCommit.Timing commits() {
+    return new PromptCommit.Timing(changeCommitDelay, changeCommitMaxLag);
+  }
+
+  PerServiceProcessor.Settings perService() {
+    return new PerServiceProcessor.Settings(endpointWrites, maxClockSkew, staleCheckInterval, commits());
   }
 
   FailureDetection failureDetection(BrokerLimits broker) {

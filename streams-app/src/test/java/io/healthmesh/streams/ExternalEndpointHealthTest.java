@@ -1,5 +1,6 @@
 package io.healthmesh.streams;
 
+import io.healthmesh.streams.output.Emitter;
 import static io.healthmesh.streams.Harness.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -83,11 +84,11 @@ class ExternalEndpointHealthTest {
 
   @Test
   void lastKnownStaysWhileAnAggregateStaysUnknown_R_OP_2() {
-    assertThat(Publisher.lastKnown(HealthStatus.UNKNOWN, HealthStatus.HEALTHY, null)).isEqualTo(HealthStatus.HEALTHY);
-    assertThat(Publisher.lastKnown(HealthStatus.UNKNOWN, HealthStatus.UNKNOWN, HealthStatus.UNHEALTHY))
+    assertThat(Emitter.lastKnown(HealthStatus.UNKNOWN, HealthStatus.HEALTHY, null)).isEqualTo(HealthStatus.HEALTHY);
+    assertThat(Emitter.lastKnown(HealthStatus.UNKNOWN, HealthStatus.UNKNOWN, HealthStatus.UNHEALTHY))
         .as("counts changed, still UNKNOWN").isEqualTo(HealthStatus.UNHEALTHY);
-    assertThat(Publisher.lastKnown(HealthStatus.UNKNOWN, HealthStatus.UNKNOWN, null)).as("never known").isNull();
-    assertThat(Publisher.lastKnown(HealthStatus.HEALTHY, HealthStatus.UNKNOWN, HealthStatus.UNHEALTHY)).isNull();
+    assertThat(Emitter.lastKnown(HealthStatus.UNKNOWN, HealthStatus.UNKNOWN, null)).as("never known").isNull();
+    assertThat(Emitter.lastKnown(HealthStatus.HEALTHY, HealthStatus.UNKNOWN, HealthStatus.UNHEALTHY)).isNull();
   }
 
   @Test

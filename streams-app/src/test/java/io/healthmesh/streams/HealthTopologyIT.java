@@ -1,5 +1,6 @@
 package io.healthmesh.streams;
 
+import io.healthmesh.streams.endpoint.EndpointWrites;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.healthmesh.config.BackendService;

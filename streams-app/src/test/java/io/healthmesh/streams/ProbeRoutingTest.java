@@ -1,5 +1,6 @@
 package io.healthmesh.streams;
 
+import io.healthmesh.streams.ingest.KeyPartitions;
 import static io.healthmesh.streams.Harness.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -34,4 +34,40 @@ class ModuleLayeringTest {
   @ArchTest
   static final ArchRule edgeNeverUsesTheTopologyOrTheCli = noClasses().that().resideInAPackage("io.healthmesh.edge..")
       .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.streams..", "io.healthmesh.cli..");
+
+  // Inside the topology: each stage is a room that sees only the shared rooms beneath it (codec,
+  // output, store, rules), never another stage or the wiring (io.healthmesh.streams itself).
+  private static final String[] TOPOLOGY_SHARED = {"io.healthmesh.streams.codec..", "io.healthmesh.streams.output..",
+      "io.healthmesh.streams.store..", "io.healthmesh.streams.rules.."};
+
+  @ArchTest
+  static final ArchRule ingestUsesNoOtherStage = stage("ingest", "endpoint", "aggregate");
+
+  @ArchTest
+  static final ArchRule perServiceStageUsesNoOtherStage = stage("endpoint", "ingest", "aggregate");
+
+  @ArchTest
+  static final ArchRule aggregateStageUsesNoOtherStage = stage("aggregate", "ingest", "endpoint");
+
+  @ArchTest
+  static final ArchRule sharedRoomsUseNoStage = noClasses().that().resideInAnyPackage(TOPOLOGY_SHARED)
+      .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.streams", "io.healthmesh.streams.ingest..",
+          "io.healthmesh.streams.endpoint..", "io.healthmesh.streams.aggregate..");
+
+  @ArchTest
+  static final ArchRule onlyTheTopologysRulesAreSharedWithOtherModules = noClasses()
+      .that().resideOutsideOfPackage("io.healthmesh.streams..")
+      .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.streams.ingest..", "io.healthmesh.streams.endpoint..",
+          "io.healthmesh.streams.aggregate..", "io.healthmesh.streams.codec..", "io.healthmesh.streams.output..",
+          "io.healthmesh.streams.store..");
+
+  private static ArchRule stage(String stage, String... others) {
+    String[] forbidden = new String[others.length + 1];
+    forbidden[0] = "io.healthmesh.streams";
+    for (int i = 0; i < others.length; i++) {
+      forbidden[i + 1] = "io.healthmesh.streams." + others[i] + "..";
+    }
+    return noClasses().that().resideInAPackage("io.healthmesh.streams." + stage + "..")
+        .should().dependOnClassesThat().resideInAnyPackage(forbidden);
+  }
 }
