@@ -53,6 +53,11 @@ public final class TopologyBenchmark {
   private static final int PARTITIONS = Integer.getInteger("bench.partitions", 4);
   /** R-OP-3 on every service: a 5 s dwell time and flap damping, to measure what they cost. */
   private static final boolean DAMPING = Boolean.getBoolean("bench.damping");
+  /**
+   * A health source on every backend service and a composite over each ten of them (R-CH-1,
+   * R-CH-4), so that every service transition is followed through the aggregate stage's tables.
+   */
+  private static final boolean COMPOSITES = Boolean.getBoolean("bench.composites");
   private static final Instant T0 = Instant.parse("2026-11-30T00:00:00Z");
 
   private static final int WARM_ROUNDS = 2;
@@ -69,6 +74,9 @@ public final class TopologyBenchmark {
       System.out.printf("topology benchmark: %,d probe results, %,d endpoints in %,d backend services, %d partitions%n",
           PROBES, SERVICES * ENDPOINTS_PER_SERVICE, SERVICES, PARTITIONS);
       produceConfiguration(kafka, client, SERVICES, ENDPOINTS_PER_SERVICE);
+      if (COMPOSITES) {
+        produceComposites(kafka, client, SERVICES);
+      }
       int endpoints = SERVICES * ENDPOINTS_PER_SERVICE;
       // Rounds 0 and 1 bring every endpoint from nothing to HEALTHY; after them one probe in a
       // thousand fails, so almost every probe changes nothing.
@@ -220,6 +228,39 @@ public final class TopologyBenchmark {
         producer.send(new ProducerRecord<>(Topics.BACKEND_SERVICES.name(), null, T0.minusSeconds(60).toEpochMilli(),
             service.getName(), service));
       }
+    }
+  }
+
+  private static void produceComposites(EmbeddedKafka kafka, SchemaRegistryClient client, int services) throws Exception {
+    long at = T0.minusSeconds(60).toEpochMilli();
+    send(kafka, client, Topics.HEALTH_AGGREGATION_POLICIES, at, List.of(io.healthmesh.config.HealthAggregationPolicy
+        .newBuilder().setName("bench-policy").setRegion("us-east1").setHealthyPercentThreshold(60).build()),
+        io.healthmesh.config.HealthAggregationPolicy::getName);
+    List<io.healthmesh.config.HealthSource> sources = new ArrayList<>();
+    List<io.healthmesh.config.CompositeHealthCheck> composites = new ArrayList<>();
+    for (int s = 0; s < services; s++) {
+      sources.add(io.healthmesh.config.HealthSource.newBuilder().setName("src-" + service(s)).setRegion("us-east1")
+          .setBackendService(service(s)).setHealthAggregationPolicy("bench-policy").build());
+    }
+    for (int c = 0; c * 10 < services; c++) {
+      List<String> members = new ArrayList<>();
+      for (int s = c * 10; s < Math.min(services, c * 10 + 10); s++) {
+        members.add("src-" + service(s));
+      }
+      composites.add(io.healthmesh.config.CompositeHealthCheck.newBuilder().setName(String.format("chc-%04d", c))
+          .setRegion("us-east1").setHealthSources(members).setHealthDestination(String.format("fr-%04d", c)).build());
+    }
+    send(kafka, client, Topics.HEALTH_SOURCES, at, sources, io.healthmesh.config.HealthSource::getName);
+    send(kafka, client, Topics.COMPOSITE_HEALTH_CHECKS, at, composites, io.healthmesh.config.CompositeHealthCheck::getName);
+    System.out.printf("with %,d health sources and %,d composite health checks%n", sources.size(), composites.size());
+  }
+
+  private static <V extends org.apache.avro.specific.SpecificRecord> void send(EmbeddedKafka kafka,
+      SchemaRegistryClient client, io.healthmesh.schemas.Topic<String, V> topic, long at, List<V> values,
+      java.util.function.Function<V, String> key) {
+    try (KafkaProducer<String, V> producer = new KafkaProducer<>(producerProps(kafka),
+        topic.keySerde(client).serializer(), topic.valueSerde(client).serializer())) {
+      values.forEach(v -> producer.send(new ProducerRecord<>(topic.name(), null, at, key.apply(v), v)));
     }
   }
 
