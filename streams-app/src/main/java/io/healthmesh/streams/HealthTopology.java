@@ -10,7 +10,7 @@ import io.healthmesh.streams.codec.AggregateInput.Kind;
 import io.healthmesh.streams.codec.TopologySerdes;
 import io.healthmesh.streams.endpoint.PerServiceProcessor;
 import io.healthmesh.streams.endpoint.PerServiceStores;
-import io.healthmesh.streams.endpoint.ServiceInput;
+import io.healthmesh.streams.codec.ServiceInput;
 import io.healthmesh.streams.ingest.ExternalTargetsProcessor;
 import io.healthmesh.streams.ingest.ForwardingRuleRouter;
 import io.healthmesh.streams.ingest.OriginTagger;
@@ -34,6 +34,7 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.kstream.ValueMapper;
+import java.util.function.Function;
 
 /** Builds the health topology; the steps below are the order in which the data flows. */
 public final class HealthTopology {
@@ -61,12 +62,11 @@ public final class HealthTopology {
     TopologySerdes serdes = new TopologySerdes(registry);
     Metrics metrics = new Metrics(meters);
     StreamsBuilder builder = new StreamsBuilder(topologyConfig(settings));
-    PerServiceStores.add(builder, serdes, registry, settings.changelogs(), settings.endpointWrites());
-    AggregateStores.add(builder, serdes, settings.changelogs());
-    builder.addStateStore(KeyValueStores.inMemory(ExternalTargetsProcessor.RECORD_SET_ADDRESSES, settings.changelogs(),
-        Serdes.String()));
-    builder.addStateStore(KeyValueStores.inMemory(ForwardingRuleRouter.RULE_SERVICES, settings.changelogs(),
-        Serdes.String()));
+    KeyValueStores.Settings stores = settings.stores();
+    PerServiceStores.add(builder, serdes, registry, stores, settings.endpointWrites());
+    AggregateStores.add(builder, serdes, stores);
+    builder.addStateStore(KeyValueStores.of(ExternalTargetsProcessor.RECORD_SET_ADDRESSES, stores, Serdes.String()));
+    builder.addStateStore(KeyValueStores.of(ForwardingRuleRouter.RULE_SERVICES, stores, Serdes.String()));
 
     // 1. Probe results and backend services, both keyed (and so partitioned) by backend service;
     //    external endpoints' probes by address, so the record sets that check them are re-keyed so.
@@ -140,18 +140,21 @@ public final class HealthTopology {
    * children by name, and both come out tagged as the per-service stage's input.
    */
   private static Routed routed(StreamsBuilder builder, String topic, String what, String repartition,
-      TopologySerdes serdes, Metrics metrics, int partitions, ValueMapper<byte[], ServiceInput> tagHere,
+      TopologySerdes serdes, Metrics metrics, int partitions, Function<byte[], ServiceInput> tagHere,
       ValueMapper<byte[], ServiceInput> tagMoved) {
     String here = what + "-on-their-partition";
     String elsewhere = what + "-on-another-partition";
-    KStream<String, byte[]> routed = builder.stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
+    KStream<String, ServiceInput> routed = builder.stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
             .withName(topic))
-        .process(() -> new PartitionRouter(serdes, metrics, partitions, here, elsewhere), Named.as(what + "-partitions"));
-    KStream<String, ServiceInput> moved = routed.filter((k, v) -> true, Named.as(elsewhere))
+        .process(() -> new PartitionRouter(serdes, metrics, partitions, here, elsewhere, tagHere),
+            Named.as(what + "-partitions"));
+    // The rare path goes back to bytes for the internal topic; every probe on its partition passes
+    // the router's tag and this no-op child, as cheap as a record can be forwarded.
+    KStream<String, ServiceInput> moved = routed.mapValues(ServiceInput::raw, Named.as(elsewhere))
         .repartition(Repartitioned.<String, byte[]>as(repartition)
             .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray()).withNumberOfPartitions(partitions))
         .mapValues(tagMoved, Named.as("tag-" + repartition));
-    return new Routed(routed.mapValues(tagHere, Named.as(here)), moved);
+    return new Routed(routed.filter((k, v) -> true, Named.as(here)), moved);
   }
 
   private static KStream<String, byte[]> tagged(StreamsBuilder builder, Topic<String, ?> topic, Kind kind) {

@@ -16,7 +16,7 @@ final class StreamsProcess {
 
   private StreamsProcess() {}
 
-  /** Starts it and returns once it runs; its output goes to {@code log} when it ends. */
+  /** Starts it and returns once it runs; its output goes to {@code log}, whole, when it ends. */
   static Process start(EmbeddedKafka kafka, SchemaRegistry registry, String applicationId, Path stateDir, Path log,
       String... settings) throws Exception {
     List<String> command = new ArrayList<>(List.of(JAVA, "-cp", System.getProperty("java.class.path"),
@@ -50,7 +50,10 @@ final class StreamsProcess {
       // the process was killed
     }
     try {
-      Files.write(log, lines);
+      // Whole or not at all, so a test that waits for the log never reads half of it.
+      Path partial = log.resolveSibling(log.getFileName() + ".partial");
+      Files.write(partial, lines);
+      Files.move(partial, log, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     } catch (java.io.IOException e) {
       // best effort
     }

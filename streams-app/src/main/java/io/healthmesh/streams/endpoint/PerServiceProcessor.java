@@ -4,6 +4,7 @@ import io.healthmesh.internal.ForwardingRuleRef;
 import io.healthmesh.internal.ServiceSnapshot;
 import io.healthmesh.streams.codec.MovedRecords;
 import io.healthmesh.streams.codec.Origin;
+import io.healthmesh.streams.codec.ServiceInput;
 import io.healthmesh.streams.codec.TopologySerdes;
 import io.healthmesh.streams.output.Emitter;
 import io.healthmesh.streams.output.Metrics;

@@ -9,6 +9,7 @@ import io.healthmesh.schemas.AvroDeserializationException;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.codec.MovedRecords;
 import io.healthmesh.streams.codec.Origin;
+import io.healthmesh.streams.codec.ServiceInput;
 import io.healthmesh.streams.codec.ProbeDecoder;
 import io.healthmesh.streams.output.DeadLetters;
 import io.healthmesh.streams.output.Metrics;

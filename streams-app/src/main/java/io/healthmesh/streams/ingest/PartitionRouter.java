@@ -10,10 +10,12 @@ import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.schemas.WireFormat;
 import io.healthmesh.streams.codec.MovedRecords;
+import io.healthmesh.streams.codec.ServiceInput;
 import io.healthmesh.streams.codec.TopologySerdes;
 import io.healthmesh.streams.output.DeadLetters;
 import io.healthmesh.streams.output.Metrics;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
 import org.apache.avro.Schema;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
@@ -34,19 +36,23 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * wire format; a keyless result goes to its service's partition, a heartbeat (which belongs to
  * the partition it was written to) stays. A configuration record is moved by its key alone.
  */
-public final class PartitionRouter implements Processor<byte[], byte[], String, byte[]> {
+public final class PartitionRouter implements Processor<byte[], byte[], String, ServiceInput> {
   private final TopologySerdes serdes;
   private final Metrics metrics;
   private final int partitions;
   private final String here;
   private final String elsewhere;
-  private ProcessorContext<String, byte[]> context;
+  private final Function<byte[], ServiceInput> tag;
+  private ProcessorContext<String, ServiceInput> context;
 
   /**
    * @param here the child (by name) for records already on their partition
    * @param elsewhere the child for records on their way to it
+   * @param tag what the per-service stage takes the record for, here or once moved
    */
-  public PartitionRouter(TopologySerdes serdes, Metrics metrics, int partitions, String here, String elsewhere) {
+  public PartitionRouter(TopologySerdes serdes, Metrics metrics, int partitions, String here, String elsewhere,
+      Function<byte[], ServiceInput> tag) {
+    this.tag = tag;
     this.serdes = serdes;
     this.metrics = metrics;
     this.partitions = partitions;
@@ -55,7 +61,7 @@ public final class PartitionRouter implements Processor<byte[], byte[], String, 
   }
 
   @Override
-  public void init(ProcessorContext<String, byte[]> context) {
+  public void init(ProcessorContext<String, ServiceInput> context) {
     this.context = context;
   }
 
@@ -71,7 +77,7 @@ public final class PartitionRouter implements Processor<byte[], byte[], String, 
         key = avroString(m.topic(), raw);
       } catch (KeyProblem p) {
         MovedRecords.markKeyProblem(record.headers(), p.getMessage());
-        context.forward(record.withKey(new String(raw, StandardCharsets.UTF_8)), here);
+        forward(record, new String(raw, StandardCharsets.UTF_8), here);
         return;
       }
     } else {
@@ -81,18 +87,23 @@ public final class PartitionRouter implements Processor<byte[], byte[], String, 
       key = IpAddress.canonicalOrSame(key); // an IPv6 address, in the spelling its record set's check uses
     }
     if (partitions <= 1 || key != null && KeyPartitions.partition(key, partitions) == m.partition()) {
-      context.forward(record.withKey(key), here);
+      forward(record, key, here);
       return;
     }
     // The rare path: a heartbeat, a keyless result, or one that another partitioner placed.
     String owner = ownerKey(m.topic(), key, record.value());
     if (owner == null || KeyPartitions.partition(owner, partitions) == m.partition()) {
-      context.forward(record.withKey(key), here);
+      forward(record, key, here);
       return;
     }
     metrics.rerouted(m.topic());
     MovedRecords.markMoved(record.headers(), m.topic(), m.partition(), m.offset());
-    context.forward(record.withKey(owner), elsewhere);
+    forward(record, owner, elsewhere);
+  }
+
+  /** One new record, tagged, with the record's headers: this is every probe's path. */
+  private void forward(Record<byte[], byte[]> record, String key, String child) {
+    context.forward(new Record<>(key, tag.apply(record.value()), record.timestamp(), record.headers()), child);
   }
 
   /**

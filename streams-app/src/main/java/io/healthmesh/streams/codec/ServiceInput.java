@@ -1,4 +1,4 @@
-package io.healthmesh.streams.endpoint;
+package io.healthmesh.streams.codec;
 
 import io.healthmesh.internal.ExternalEndpointRef;
 import io.healthmesh.internal.ForwardingRuleRef;
@@ -24,5 +24,10 @@ public sealed interface ServiceInput {
 
   default boolean moved() {
     return this instanceof Probe p && p.moved() || this instanceof Service s && s.moved();
+  }
+
+  /** A probe's or a backend service's bytes as read, to move them to another partition; null for the others. */
+  static byte[] raw(ServiceInput input) {
+    return input instanceof Probe p ? p.value() : input instanceof Service s ? s.value() : null;
   }
 }
