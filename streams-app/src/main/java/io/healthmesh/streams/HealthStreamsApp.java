@@ -50,10 +50,6 @@ public final class HealthStreamsApp implements AutoCloseable {
         .description("Longest a killed instance's tasks wait before another instance's results are visible"
             + " (session timeout, or transaction timeout plus the brokers' abort check), not counting restore")
         .baseUnit("seconds").register(meters);
-    Gauge.builder("healthmesh.topology.stores", () -> 1).tag("kind", settings.storeKind().setting)
-        .tag("static_membership", String.valueOf(!settings.instanceId().isEmpty()))
-        .description("1, tagged with where the stores keep their data (in-memory or persistent) and whether the"
-            + " instance has a name of its own in its group").register(meters);
     Gauge.builder("healthmesh.topology.endpoint.writes", () -> 1).tag("mode", settings.endpointWrites().setting)
         .description("1, tagged with when changed endpoint groups are written: at-commit (a Kafka Streams internal"
             + " hook) or through-cache (public API only)").register(meters);

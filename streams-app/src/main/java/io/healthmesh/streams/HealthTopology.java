@@ -62,11 +62,11 @@ public final class HealthTopology {
     TopologySerdes serdes = new TopologySerdes(registry);
     Metrics metrics = new Metrics(meters);
     StreamsBuilder builder = new StreamsBuilder(topologyConfig(settings));
-    KeyValueStores.Settings stores = settings.stores();
-    PerServiceStores.add(builder, serdes, registry, stores, settings.endpointWrites());
-    AggregateStores.add(builder, serdes, stores);
-    builder.addStateStore(KeyValueStores.of(ExternalTargetsProcessor.RECORD_SET_ADDRESSES, stores, Serdes.String()));
-    builder.addStateStore(KeyValueStores.of(ForwardingRuleRouter.RULE_SERVICES, stores, Serdes.String()));
+    boolean changelogs = settings.changelogs();
+    PerServiceStores.add(builder, serdes, registry, changelogs, settings.endpointWrites());
+    AggregateStores.add(builder, serdes, changelogs);
+    builder.addStateStore(KeyValueStores.inMemory(ExternalTargetsProcessor.RECORD_SET_ADDRESSES, changelogs, Serdes.String()));
+    builder.addStateStore(KeyValueStores.inMemory(ForwardingRuleRouter.RULE_SERVICES, changelogs, Serdes.String()));
 
     // 1. Probe results and backend services, both keyed (and so partitioned) by backend service;
     //    external endpoints' probes by address, so the record sets that check them are re-keyed so.

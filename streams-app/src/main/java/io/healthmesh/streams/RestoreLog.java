@@ -11,8 +11,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Says what each task restored from its changelogs when it started: how many records of which
- * store, and how long it took. That is what a restart waits for, and with persistent stores it
- * should be only what changed since the last commit.
+ * store, and how long it took: what a restart or a moved task waits for.
  */
 final class RestoreLog implements StateRestoreListener {
   private static final Logger LOG = LoggerFactory.getLogger(RestoreLog.class);

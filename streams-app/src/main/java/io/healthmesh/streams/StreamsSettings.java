@@ -10,9 +10,6 @@ import io.healthmesh.settings.SettingsReader;
 import io.healthmesh.streams.endpoint.EndpointWrites;
 import io.healthmesh.streams.endpoint.PerServiceProcessor;
 import io.healthmesh.streams.output.PromptCommit;
-import io.healthmesh.streams.store.BoundedRocksDb;
-import io.healthmesh.streams.store.KeyValueStores;
-import io.healthmesh.streams.store.StoreKind;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
@@ -24,7 +21,7 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     String processingGuarantee, int standbyReplicas, int streamThreads, Duration commitInterval, String stateDir,
     Duration maxClockSkew, Duration staleCheckInterval, Duration changeCommitDelay, Duration changeCommitMaxLag,
     Duration failureDetection, EndpointWrites endpointWrites, Map<String, String> streamsOverrides,
-    MetricsSettings metrics, boolean changelogs, StoreKind storeKind, String instanceId) {
+    MetricsSettings metrics, boolean changelogs, String instanceId) {
 
   public static final String APPLICATION_ID = "application.id";
   public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
@@ -52,8 +49,6 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
   public static final String ENDPOINT_WRITES = "healthmesh.endpoint.writes";
   /** false: stores without changelogs, for offline replays (healthctl audit replay), never a deployment. */
   public static final String CHANGELOGS = "healthmesh.stores.changelogs";
-  /** Where stores keep their data between restarts: {@code in-memory} or {@code persistent} (StoreKind). */
-  public static final String STORE_KIND = "healthmesh.stores.kind";
   /**
    * This instance's name in its group, the same across its restarts (static membership): a
    * restarted instance takes its tasks back at once instead of after its old session expired.
@@ -94,11 +89,6 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
         .forEach(k -> overrides.put(k.substring(STREAMS_PREFIX.length()), p.getProperty(k)));
     MetricsSettings metrics = MetricsSettings.from(read, 9401);
     boolean changelogs = read.bool(CHANGELOGS, true);
-    String kindText = read.string(STORE_KIND, StoreKind.IN_MEMORY.setting);
-    StoreKind kind = StoreKind.of(kindText).orElseGet(() -> {
-      read.problem(STORE_KIND + ": '" + kindText + "' is not in-memory or persistent");
-      return StoreKind.IN_MEMORY;
-    });
     String instanceId = read.string(INSTANCE_ID, "");
     if (!instanceId.matches("[A-Za-z0-9._-]{0,200}")) {
       read.problem(INSTANCE_ID + ": '" + instanceId + "' must be up to 200 letters, digits, '.', '_' or '-'");
@@ -106,16 +96,12 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     read.check("streams-app");
     return new StreamsSettings(appId, bootstrap, registry, guarantee, standby, threads, Duration.ofMillis(commitMs),
         stateDir, Duration.ofMillis(skewMs), Duration.ofMillis(staleMs), Duration.ofMillis(changeCommitMs), Duration.ofMillis(changeCommitLagMs), Duration.ofMillis(failureMs), writes, overrides,
-        metrics, changelogs, kind, instanceId);
+        metrics, changelogs, instanceId);
   }
 
   /** Properties for {@code KafkaStreams} against brokers with Kafka's default limits (test drivers, replays). */
   public Properties streamsProperties() {
     return streamsProperties(BrokerLimits.KAFKA_DEFAULTS);
-  }
-
-  KeyValueStores.Settings stores() {
-    return new KeyValueStores.Settings(storeKind, changelogs);
   }
 
   /** When a stage commits after a change it forwarded. */
@@ -157,13 +143,6 @@ public record StreamsSettings(String applicationId, String bootstrapServers, Str
     failureDetection(broker).applyTo(p);
     p.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG, 60_000L);
     p.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, ACCEPTABLE_RECOVERY_LAG);
-    if (storeKind == StoreKind.PERSISTENT) {
-      p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDb.class);
-      if (processingGuarantee.equals(StreamsConfig.EXACTLY_ONCE_V2)) {
-        // Without it, exactly-once discards a persistent store after an unclean stop and restores it whole.
-        p.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, true);
-      }
-    }
     if (!instanceId.isEmpty()) {
       // Kafka Streams appends each stream thread's index, so every consumer has a name of its own.
       p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);

@@ -1,5 +1,6 @@
 package io.healthmesh.streams;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.healthmesh.config.BackendService;
@@ -62,6 +63,34 @@ final class Fleet {
         config.send(new ProducerRecord<>(Topics.BACKEND_SERVICES.name(), populated(s), populatedService(s)));
       }
     }
+  }
+
+  /** What the prober sent and the watcher read, once every probe's transition was read or a minute passed. */
+  record Outcome(Map<String, Integer> sent, Map<String, List<HealthTransition>> published) {
+    int probes() {
+      return sent.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /** Every probe flips its endpoint: one transition each, versions 1, 2, 3, ... none lost or doubled. */
+    void assertEachProbePublishedOnce() {
+      for (String endpoint : sent.keySet()) {
+        List<HealthTransition> ts = published.getOrDefault(endpoint, List.of());
+        assertThat(ts).as(endpoint + ": one transition per probe (every probe flips it)").hasSize(sent.get(endpoint));
+        for (int i = 0; i < ts.size(); i++) {
+          assertThat(ts.get(i).getVersion()).as(endpoint + " versions, neither lost nor doubled").isEqualTo(i + 1L);
+        }
+      }
+    }
+  }
+
+  /** Stops probing and waits for the transitions of what was sent. */
+  static Outcome finish(Prober prober, Background background, Watcher watcher) throws InterruptedException {
+    prober.stop();
+    background.stop();
+    Map<String, Integer> sent = prober.sent();
+    Map<String, List<HealthTransition>> published = watcher.awaitCounts(sent, Duration.ofSeconds(60));
+    watcher.stop();
+    return new Outcome(sent, published);
   }
 
   int population() {

@@ -3,14 +3,12 @@ package io.healthmesh.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.healthmesh.events.HealthTransition;
 import io.healthmesh.kafka.embedded.EmbeddedKafka;
 import io.healthmesh.registry.RegistrySettings;
 import io.healthmesh.registry.SchemaRegistry;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
-import io.healthmesh.streams.store.StoreKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,9 +24,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A sole topology instance killed (SIGKILL) while endpoints flip and started again on the same
- * state directory: with persistent transactional stores it restores only what changed since its
- * last commit, with static membership it takes its tasks back without waiting for its old
- * session, and in every setup each probe's transition is published exactly once.
+ * state directory, as a dynamic and as a static member of its group: each probe's transition is
+ * published exactly once across the crash, and what the restart restored is measured. The
+ * stores are in memory, so the restart reads every changelog whole; persistent stores would be
+ * too under exactly-once on Kafka 4.4.0 (docs/architecture.md, "Stores in memory").
  */
 class RestartIT {
   private static final String APP = "restart-it";
@@ -37,26 +36,17 @@ class RestartIT {
   private static final int BACKGROUND_RATE = Integer.getInteger("restart.background.rate", 5_000);
   private static final Pattern RESTORED = Pattern.compile("restored (\\d+) records of store (\\S+) from");
 
-  /** What a restart is measured with. */
+  /** How the instance is a member of its group. */
   enum Setup {
-    /** The defaults. */
-    IN_MEMORY(StoreKind.IN_MEMORY, false),
-    IN_MEMORY_STATIC(StoreKind.IN_MEMORY, true),
-    /** As the README ("Restart") advises for quick restarts. */
-    PERSISTENT_STATIC(StoreKind.PERSISTENT, true);
-
-    final StoreKind stores;
-    final boolean staticMembership;
-
-    Setup(StoreKind stores, boolean staticMembership) {
-      this.stores = stores;
-      this.staticMembership = staticMembership;
-    }
+    /** The default: a new member id at every start. */
+    DYNAMIC,
+    /** {@code healthmesh.instance.id} set, as the README ("Restart") advises. */
+    STATIC
   }
 
   @ParameterizedTest
   @EnumSource(Setup.class)
-  void restoresWhatChanged_andPublishesEachTransitionOnce_whenKilledAndRestarted(Setup setup, @TempDir Path dir)
+  void publishesEachTransitionOnce_andRestoresItsState_whenKilledAndRestarted(Setup setup, @TempDir Path dir)
       throws Exception {
     try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(4)
             .brokerProperty(BrokerLimits.MIN_SESSION, "1000").brokerProperty(BrokerLimits.ABORT_CHECK, "1000").start();
@@ -91,11 +81,7 @@ class RestartIT {
         Thread.sleep(Math.max(15_000, POPULATION / 20)); // the window in which the stall is measured
         long stall = watcher.longestGap(killed - 1_000, System.currentTimeMillis());
 
-        prober.stop();
-        background.stop();
-        Map<String, Integer> sent = prober.sent();
-        Map<String, List<HealthTransition>> published = watcher.awaitCounts(sent, Duration.ofSeconds(60));
-        watcher.stop();
+        Fleet.Outcome outcome = Fleet.finish(prober, background, watcher);
         second.destroy();
         assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
         await("its log").atMost(Duration.ofSeconds(10)).until(() -> Files.exists(secondLog));
@@ -105,21 +91,11 @@ class RestartIT {
         System.out.printf("restart (%s, %,d endpoints, judged in %.1f s): running again %.1f s after SIGKILL,"
             + " flipping endpoints stalled %.1f s; restored %,d changelog records (%,d of them endpoint groups)%n",
             setup, POPULATION, judged, running / 1000.0, stall / 1000.0, total, restored.getOrDefault("endpoints", 0L));
-        for (String endpoint : sent.keySet()) {
-          List<HealthTransition> ts = published.getOrDefault(endpoint, List.of());
-          assertThat(ts).as(endpoint + ": one transition per probe (every probe flips it)").hasSize(sent.get(endpoint));
-          for (int i = 0; i < ts.size(); i++) {
-            assertThat(ts.get(i).getVersion()).as(endpoint + " versions, neither lost nor doubled").isEqualTo(i + 1L);
-          }
-        }
+        outcome.assertEachProbePublishedOnce();
         // The population's services alone are POPULATION / 10 records in two changelogs
-        // (per-service and aggregate): an in-memory restart reads at least those.
+        // (per-service and aggregate): a restart of in-memory stores reads at least those.
         long services = POPULATION / Fleet.PER_SERVICE;
-        if (setup.stores == StoreKind.PERSISTENT) {
-          assertThat(total).as("only what changed since the last commit is restored").isLessThan(services / 4);
-        } else {
-          assertThat(total).as("in memory, every changelog is read whole").isGreaterThanOrEqualTo(2 * services);
-        }
+        assertThat(total).as("every changelog is read whole").isGreaterThanOrEqualTo(2 * services);
         assertThat(stall).as("the killed instance's work resumes").isLessThan(30_000);
       } finally {
         prober.stop();
@@ -136,8 +112,8 @@ class RestartIT {
 
   private static Process start(EmbeddedKafka kafka, SchemaRegistry registry, Path dir, Setup setup, Path log)
       throws Exception {
-    List<String> settings = new ArrayList<>(List.of(StreamsSettings.STORE_KIND + "=" + setup.stores.setting));
-    if (setup.staticMembership) {
+    List<String> settings = new ArrayList<>();
+    if (setup == Setup.STATIC) {
       settings.add(StreamsSettings.INSTANCE_ID + "=restart-it-a");
     }
     return StreamsProcess.start(kafka, registry, APP, dir.resolve("state"), log, settings.toArray(String[]::new));

@@ -4,7 +4,6 @@ import io.healthmesh.streams.endpoint.EndpointWrites;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.healthmesh.events.HealthTransition;
 import io.healthmesh.kafka.embedded.EmbeddedKafka;
 import io.healthmesh.registry.RegistrySettings;
 import io.healthmesh.registry.SchemaRegistry;
@@ -15,8 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.MemberDescription;
@@ -93,22 +90,12 @@ class TakeoverIT {
         Thread.sleep(20_000); // the window in which the stall is measured
         long sigkill = watcher.longestGap(killed - 1_000, System.currentTimeMillis());
 
-        prober.stop();
-        background.stop();
-        Map<String, Integer> sent = prober.sent();
-        Map<String, List<HealthTransition>> published = watcher.awaitCounts(sent, Duration.ofSeconds(60));
-        watcher.stop();
+        Fleet.Outcome outcome = Fleet.finish(prober, background, watcher);
 
         System.out.printf("takeover (" + writes.setting + "): SIGTERM stall %.1f s, new instance serving its share after %.1f s"
             + " (stall %.1f s), SIGKILL stall %.1f s; %d probes, each published once%n", sigterm / 1000.0, share / 1000.0,
-            join / 1000.0, sigkill / 1000.0, sent.values().stream().mapToInt(Integer::intValue).sum());
-        for (String endpoint : sent.keySet()) {
-          List<HealthTransition> ts = published.getOrDefault(endpoint, List.of());
-          assertThat(ts).as(endpoint + ": one transition per probe (every probe flips it)").hasSize(sent.get(endpoint));
-          for (int i = 0; i < ts.size(); i++) {
-            assertThat(ts.get(i).getVersion()).as(endpoint + " versions, neither lost nor doubled").isEqualTo(i + 1L);
-          }
-        }
+            join / 1000.0, sigkill / 1000.0, outcome.probes());
+        outcome.assertEachProbePublishedOnce();
         assertThat(sigterm).as("SIGTERM: the instance left the group").isLessThan(5_000);
         // The session (3 s) ends, and the dead instance's open transaction must be aborted by the
         // broker (its timeout, 3 s, checked every second) before the partitions read on: about 4 s,

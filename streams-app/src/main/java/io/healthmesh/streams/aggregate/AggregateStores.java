@@ -25,16 +25,16 @@ public final class AggregateStores {
 
   private AggregateStores() {}
 
-  public static void add(StreamsBuilder builder, TopologySerdes serdes, KeyValueStores.Settings stores) {
-    builder.addStateStore(KeyValueStores.of(SERVICES, stores, serdes.serviceSnapshots()));
-    builder.addStateStore(KeyValueStores.of(SERVICE_COUNTS, stores, serdes.serviceSnapshots()));
-    builder.addStateStore(KeyValueStores.of(POLICIES, stores, serdes.store(HealthAggregationPolicy.class)));
-    builder.addStateStore(KeyValueStores.of(SOURCES, stores, serdes.store(HealthSource.class)));
-    builder.addStateStore(KeyValueStores.of(COMPOSITES, stores, serdes.store(CompositeHealthCheck.class)));
-    builder.addStateStore(KeyValueStores.of(FORWARDING_RULES, stores, serdes.store(ForwardingRule.class)));
-    builder.addStateStore(KeyValueStores.of(CONFIG_OFFSETS, stores, Serdes.Long()));
-    builder.addStateStore(KeyValueStores.of(FAILOVERS, stores, serdes.failovers()));
-    builder.addStateStore(KeyValueStores.of(PUBLISHED, stores, serdes.healthStates()));
+  public static void add(StreamsBuilder builder, TopologySerdes serdes, boolean changelogs) {
+    builder.addStateStore(KeyValueStores.inMemory(SERVICES, changelogs, serdes.serviceSnapshots()));
+    builder.addStateStore(KeyValueStores.inMemory(SERVICE_COUNTS, changelogs, serdes.serviceSnapshots()));
+    builder.addStateStore(KeyValueStores.inMemory(POLICIES, changelogs, serdes.store(HealthAggregationPolicy.class)));
+    builder.addStateStore(KeyValueStores.inMemory(SOURCES, changelogs, serdes.store(HealthSource.class)));
+    builder.addStateStore(KeyValueStores.inMemory(COMPOSITES, changelogs, serdes.store(CompositeHealthCheck.class)));
+    builder.addStateStore(KeyValueStores.inMemory(FORWARDING_RULES, changelogs, serdes.store(ForwardingRule.class)));
+    builder.addStateStore(KeyValueStores.inMemory(CONFIG_OFFSETS, changelogs, Serdes.Long()));
+    builder.addStateStore(KeyValueStores.inMemory(FAILOVERS, changelogs, serdes.failovers()));
+    builder.addStateStore(KeyValueStores.inMemory(PUBLISHED, changelogs, serdes.healthStates()));
   }
 
   /** The stores the stage's processor uses. */

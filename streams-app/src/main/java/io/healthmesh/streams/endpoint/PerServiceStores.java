@@ -25,20 +25,20 @@ public final class PerServiceStores {
   private PerServiceStores() {}
 
   public static void add(StreamsBuilder builder, TopologySerdes serdes, SchemaRegistryClient registry,
-      KeyValueStores.Settings stores, EndpointWrites writes) {
+      boolean changelogs, EndpointWrites writes) {
     EndpointGroupSerde groups = new EndpointGroupSerde(registry);
     if (writes == EndpointWrites.AT_COMMIT) {
       // EndpointTable writes each changed group once per commit itself: no store cache.
-      builder.addStateStore(KeyValueStores.of(ENDPOINTS, stores, groups).withCachingDisabled());
+      builder.addStateStore(KeyValueStores.inMemory(ENDPOINTS, changelogs, groups).withCachingDisabled());
       builder.addStateStore(CommitHook.builder(COMMIT_HOOK));
     } else {
-      builder.addStateStore(KeyValueStores.of(ENDPOINTS, stores, groups));
+      builder.addStateStore(KeyValueStores.inMemory(ENDPOINTS, changelogs, groups));
     }
-    builder.addStateStore(KeyValueStores.of(SERVICES, stores, serdes.serviceSnapshots()));
-    builder.addStateStore(KeyValueStores.of(PROBE_CLOCK, stores, Serdes.Long()));
-    builder.addStateStore(KeyValueStores.of(EXTERNAL_REFS, stores, serdes.store(ExternalEndpointRef.class)));
-    builder.addStateStore(KeyValueStores.of(RULES, stores, serdes.store(ForwardingRule.class)));
-    builder.addStateStore(KeyValueStores.of(PUBLISHED_TARGETS, stores, serdes.healthStates()));
+    builder.addStateStore(KeyValueStores.inMemory(SERVICES, changelogs, serdes.serviceSnapshots()));
+    builder.addStateStore(KeyValueStores.inMemory(PROBE_CLOCK, changelogs, Serdes.Long()));
+    builder.addStateStore(KeyValueStores.inMemory(EXTERNAL_REFS, changelogs, serdes.store(ExternalEndpointRef.class)));
+    builder.addStateStore(KeyValueStores.inMemory(RULES, changelogs, serdes.store(ForwardingRule.class)));
+    builder.addStateStore(KeyValueStores.inMemory(PUBLISHED_TARGETS, changelogs, serdes.healthStates()));
   }
 
   /** The stores the stage's processor uses. */

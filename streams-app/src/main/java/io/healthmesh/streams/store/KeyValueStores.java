@@ -13,17 +13,14 @@ public final class KeyValueStores {
   /**
    * Changelogged, so a restarted instance resumes exactly where it stopped, with a cache that
    * folds a key's many writes between two commits (a service's counts as its endpoints flip one
-   * after another) into one changelog record. In memory unless the deployment asks for
-   * {@link StoreKind#PERSISTENT}: the processors read their tables from heap mirrors anyway, so
-   * a store is only written and restored, and in memory both cost least. For an offline replay,
-   * no changelog at all: nothing restarts.
+   * after another) into one changelog record. In memory: the processors read their tables from
+   * heap mirrors, so a store is only written and restored, and in memory both cost least (and
+   * under exactly-once a persistent store would still be restored whole after kill -9, see
+   * docs/architecture.md). For an offline replay, no changelog at all: nothing restarts.
    */
-  public static <V> StoreBuilder<KeyValueStore<String, V>> of(String name, Settings settings, Serde<V> values) {
-    StoreBuilder<KeyValueStore<String, V>> builder = Stores.keyValueStoreBuilder(settings.kind() == StoreKind.PERSISTENT
-        ? Stores.persistentKeyValueStore(name) : Stores.inMemoryKeyValueStore(name), Serdes.String(), values);
-    return settings.changelogs() ? builder.withCachingEnabled() : builder.withLoggingDisabled();
+  public static <V> StoreBuilder<KeyValueStore<String, V>> inMemory(String name, boolean changelogs, Serde<V> values) {
+    StoreBuilder<KeyValueStore<String, V>> builder =
+        Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), values);
+    return changelogs ? builder.withCachingEnabled() : builder.withLoggingDisabled();
   }
-
-  /** How every store of a topology is built. */
-  public record Settings(StoreKind kind, boolean changelogs) {}
 }
