@@ -1,0 +1,2 @@
+/** The stores every stage uses: in memory, changelogged, mirrored on the heap with reverse indexes. */
+package io.healthmesh.streams.store;
