@@ -16,11 +16,8 @@ import io.healthmesh.streams.output.Metrics;
 import io.healthmesh.streams.output.Out;
 import io.healthmesh.streams.output.PromptCommit;
 import io.healthmesh.streams.output.Publisher;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -71,7 +68,7 @@ public final class AggregateProcessor implements Processor<String, byte[], Strin
       dependents.evaluate(affected, Causes.of(serviceReason(origin), origin), time);
       return;
     }
-    Origin origin = origin(record.headers(), kind, record.timestamp());
+    Origin origin = AggregateInput.originOf(record.headers(), kind, record.timestamp());
     List<String> problems;
     try {
       problems = changes.config(kind, name, record.value(), origin.offset(), affected);
@@ -98,16 +95,6 @@ public final class AggregateProcessor implements Processor<String, byte[], Strin
 
   private void deadLetter(DeadLetterReason reason, String message, Origin origin, String key, byte[] value) {
     DeadLetters.forward(context, metrics, Topics.CONFIG_DLQ.name(), reason, message, origin, key, value);
-  }
-
-  private static Origin origin(Headers headers, Kind kind, long timestamp) {
-    return new Origin(kind.topic, (int) header(headers, AggregateInput.ORIGIN_PARTITION),
-        header(headers, AggregateInput.ORIGIN_OFFSET), timestamp);
-  }
-
-  private static long header(Headers headers, String name) {
-    Header h = headers.lastHeader(name);
-    return h == null ? -1 : Long.parseLong(new String(h.value(), StandardCharsets.UTF_8));
   }
 
   private static int orMinusOne(Integer value) {

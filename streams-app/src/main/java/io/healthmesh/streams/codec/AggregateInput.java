@@ -1,6 +1,10 @@
 package io.healthmesh.streams.codec;
 
 import io.healthmesh.schemas.Topics;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * Records of the aggregate stage's single-partition input: service snapshots from the per-service
@@ -11,8 +15,8 @@ import io.healthmesh.schemas.Topics;
  */
 public final class AggregateInput {
   /** Headers of a configuration record: where it was read. */
-  public static final String ORIGIN_PARTITION = "healthmesh.origin.partition";
-  public static final String ORIGIN_OFFSET = "healthmesh.origin.offset";
+  private static final String ORIGIN_PARTITION = "healthmesh.origin.partition";
+  private static final String ORIGIN_OFFSET = "healthmesh.origin.offset";
 
   public enum Kind {
     SERVICE(Topics.BACKEND_SERVICES.name()),
@@ -29,6 +33,24 @@ public final class AggregateInput {
   }
 
   private AggregateInput() {}
+
+  /** Headers for a configuration record read at {@code partition} and {@code offset}, beside its own. */
+  public static Headers withOrigin(Headers own, int partition, long offset) {
+    RecordHeaders headers = new RecordHeaders(own.toArray());
+    headers.add(ORIGIN_PARTITION, String.valueOf(partition).getBytes(StandardCharsets.UTF_8));
+    headers.add(ORIGIN_OFFSET, String.valueOf(offset).getBytes(StandardCharsets.UTF_8));
+    return headers;
+  }
+
+  /** Where a configuration record of {@code kind} was read; -1 for what its headers do not say. */
+  public static Origin originOf(Headers headers, Kind kind, long timestamp) {
+    return new Origin(kind.topic, (int) header(headers, ORIGIN_PARTITION), header(headers, ORIGIN_OFFSET), timestamp);
+  }
+
+  private static long header(Headers headers, String name) {
+    Header h = headers.lastHeader(name);
+    return h == null ? -1 : Long.parseLong(new String(h.value(), StandardCharsets.UTF_8));
+  }
 
   public static String key(Kind kind, String name) {
     return kind.name() + "|" + name;

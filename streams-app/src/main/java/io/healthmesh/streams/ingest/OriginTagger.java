@@ -2,8 +2,6 @@ package io.healthmesh.streams.ingest;
 
 import io.healthmesh.streams.codec.AggregateInput;
 import io.healthmesh.streams.codec.AggregateInput.Kind;
-import java.nio.charset.StandardCharsets;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -29,10 +27,8 @@ public final class OriginTagger implements Processor<String, byte[], String, byt
   @Override
   public void process(Record<String, byte[]> record) {
     RecordMetadata m = context.recordMetadata().orElseThrow();
-    RecordHeaders headers = new RecordHeaders(record.headers().toArray());
-    headers.add(AggregateInput.ORIGIN_PARTITION, String.valueOf(m.partition()).getBytes(StandardCharsets.UTF_8));
-    headers.add(AggregateInput.ORIGIN_OFFSET, String.valueOf(m.offset()).getBytes(StandardCharsets.UTF_8));
     String name = record.key() == null ? "" : record.key();
-    context.forward(record.withKey(AggregateInput.key(kind, name)).withHeaders(headers));
+    context.forward(record.withKey(AggregateInput.key(kind, name))
+        .withHeaders(AggregateInput.withOrigin(record.headers(), m.partition(), m.offset())));
   }
 }

@@ -1,6 +1,7 @@
 package io.healthmesh.streams.output;
 
 import io.healthmesh.events.EntityKey;
+import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthStatus;
 import io.healthmesh.events.HealthTransition;
@@ -71,6 +72,10 @@ public final class Emitter {
 
   /** {@code KIND|name}: also the key of the stores of what was published. */
   public static String recordKey(EntityKey key) {
-    return key.getKind() + "|" + key.getName();
+    return recordKey(key.getKind(), key.getName());
+  }
+
+  public static String recordKey(EntityKind kind, String name) {
+    return kind + "|" + name;
   }
 }

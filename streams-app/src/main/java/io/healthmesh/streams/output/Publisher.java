@@ -25,7 +25,7 @@ public final class Publisher {
   }
 
   public HealthStatus statusOf(EntityKind kind, String name) {
-    HealthState state = published.get(kind + "|" + name);
+    HealthState state = published.get(Emitter.recordKey(kind, name));
     return state == null ? HealthStatus.UNKNOWN : state.getStatus();
   }
 
