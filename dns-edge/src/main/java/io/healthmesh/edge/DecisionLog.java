@@ -14,13 +14,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Type;
 
@@ -33,47 +27,14 @@ import org.xbill.DNS.Type;
 final class DecisionLog implements Responder.DecisionListener, AutoCloseable {
   private final EdgeSettings settings;
   private final MeterRegistry meters;
-  private final KafkaProducer<String, DnsDecision> producer;
+  private final BoundedSender<DnsDecision> sender;
   private final Map<Integer, io.micrometer.core.instrument.Counter> answers = new java.util.concurrent.ConcurrentHashMap<>();
-  private final BlockingQueue<DnsDecision> queue = new ArrayBlockingQueue<>(10_000);
-  private final Thread sender;
-  private volatile boolean running = true;
 
   DecisionLog(EdgeSettings settings, SchemaRegistryClient registry, MeterRegistry meters) {
     this.settings = settings;
     this.meters = meters;
-    if (settings.decisionSampleRate() > 0) {
-      Map<String, Object> props = new java.util.HashMap<>(settings.kafkaProperties());
-      props.put(ProducerConfig.LINGER_MS_CONFIG, 50);
-      props.put(ProducerConfig.ACKS_CONFIG, "1");
-      this.producer = new KafkaProducer<>(props, Topics.DNS_DECISIONS.keySerde(registry).serializer(),
-          Topics.DNS_DECISIONS.valueSerde(registry).serializer());
-      this.sender = new Thread(this::send, "dns-decision-log");
-      sender.setDaemon(true);
-      sender.start();
-    } else {
-      this.producer = null;
-      this.sender = null;
-    }
-  }
-
-  private void send() {
-    while (running || !queue.isEmpty()) {
-      try {
-        DnsDecision record = queue.poll(100, TimeUnit.MILLISECONDS);
-        if (record != null) {
-          producer.send(new ProducerRecord<>(Topics.DNS_DECISIONS.name(), record.getQueryName(), record), (m, e) -> {
-            if (e != null) {
-              meters.counter("healthmesh.dns.decisions.dropped").increment();
-            }
-          });
-        }
-      } catch (InterruptedException e) {
-        return;
-      } catch (RuntimeException e) {
-        meters.counter("healthmesh.dns.decisions.dropped").increment();
-      }
-    }
+    this.sender = settings.decisionSampleRate() > 0 ? new BoundedSender<>(Topics.DNS_DECISIONS,
+        settings.kafkaProperties(), registry, meters.counter("healthmesh.dns.decisions.dropped")) : null;
   }
 
   @Override
@@ -101,7 +62,7 @@ final class DecisionLog implements Responder.DecisionListener, AutoCloseable {
 
   private void log(Name name, int type, String sourceRegion, String clientSubnet, RoutingPolicyType policy,
       long version, Decision decision, boolean dryRun, boolean differs) {
-    if (producer == null || ThreadLocalRandom.current().nextDouble() >= settings.decisionSampleRate()) {
+    if (sender == null || ThreadLocalRandom.current().nextDouble() >= settings.decisionSampleRate()) {
       return;
     }
     List<AddressHealth> addresses = decision.considered().stream().filter(Address::checked)
@@ -111,9 +72,7 @@ final class DecisionLog implements Responder.DecisionListener, AutoCloseable {
         .setClientSubnet(clientSubnet).setSourceRegion(sourceRegion).setPolicy(policy).setPolicyVersion(version)
         .setBucket(decision.bucket()).setReason(decision.reason()).setAddresses(addresses).setDryRun(dryRun)
         .setDiffers(differs).build();
-    if (!queue.offer(record)) {
-      meters.counter("healthmesh.dns.decisions.dropped").increment();
-    }
+    sender.offer(record.getQueryName(), record);
   }
 
   static RoutingPolicyType policy(Plan planned) {
@@ -132,14 +91,8 @@ final class DecisionLog implements Responder.DecisionListener, AutoCloseable {
 
   @Override
   public void close() {
-    if (producer != null) {
-      running = false;
-      try {
-        sender.join(5000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      producer.close(java.time.Duration.ofSeconds(5));
+    if (sender != null) {
+      sender.close();
     }
   }
 }

@@ -1,8 +1,11 @@
 package io.healthmesh.edge;
 
+import io.healthmesh.edge.forward.ClientRateLimit;
+import io.healthmesh.edge.forward.Forwarder;
 import io.healthmesh.edge.routing.Regions;
 import io.healthmesh.edge.routing.RoutingEngine;
 import io.healthmesh.edge.server.EdgeServer;
+import io.healthmesh.edge.server.Forwarding;
 import io.healthmesh.edge.server.Responder;
 import io.healthmesh.edge.state.Snapshot;
 import io.healthmesh.edge.state.TopicFollower;
@@ -24,6 +27,8 @@ public final class EdgeApp implements AutoCloseable {
   private final TopicFollower follower;
   private final EdgeServer server;
   private final DecisionLog decisions;
+  private final QueryLog queryLog;
+  private final Forwarder forwarder;
   private final MeterRegistry meters;
   private final EdgeStatusReporter status;
   private final java.util.Set<String> offsetGauges = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -33,8 +38,13 @@ public final class EdgeApp implements AutoCloseable {
     // rather than leaving out a record whose schema it does not know yet.
     SchemaRegistryClient registry = new RetryingRegistryClient(direct, null).bindTo(meters);
     this.decisions = new DecisionLog(settings, registry, meters);
+    this.queryLog = new QueryLog(settings, registry, meters);
+    this.forwarder = new Forwarder(settings.forward(), meters);
+    ClientRateLimit limit = new ClientRateLimit(settings.forward().ratePerClient(), settings.forward().burstPerClient(),
+        System::nanoTime);
     Responder responder = new Responder(snapshot::get, new RoutingEngine(Regions.builtIn()), settings.region(),
-        settings.clientSubnetRegions(), settings.notReadyRcode(), ThreadLocalRandom::current, decisions);
+        settings.clientSubnetRegions(), settings.notReadyRcode(), ThreadLocalRandom::current, decisions,
+        new Forwarding(forwarder, limit), queryLog);
     this.server = EdgeServer.start(new EdgeServer.Listen(settings.host(), settings.port(), settings.udpThreads(),
         settings.udpBatch(), settings.tcp()), responder, meters);
     this.meters = meters;
@@ -61,6 +71,11 @@ public final class EdgeApp implements AutoCloseable {
     meters.gauge("healthmesh.edge.snapshot.version", snapshot, s -> s.get().version());
     meters.gauge("healthmesh.edge.snapshot.record.sets", snapshot, s -> s.get().recordSets());
     meters.gauge("healthmesh.edge.snapshot.zones", snapshot, s -> s.get().zones().size());
+    meters.gauge("healthmesh.edge.snapshot.response.policies", snapshot,
+        s -> s.get().policies().responsePolicies().size());
+    meters.gauge("healthmesh.edge.snapshot.response.policy.rules", snapshot,
+        s -> s.get().policies().responsePolicies().stream().mapToInt(a -> a.rules().size()).sum());
+    meters.gauge("healthmesh.edge.snapshot.server.policies", snapshot, s -> s.get().policies().serverPolicies().size());
   }
 
   /** Listens at once (answering SERVFAIL or REFUSED until ready) and follows the topics. */
@@ -117,6 +132,8 @@ public final class EdgeApp implements AutoCloseable {
       status.close();
     }
     follower.close();
+    forwarder.close();
     decisions.close();
+    queryLog.close();
   }
 }

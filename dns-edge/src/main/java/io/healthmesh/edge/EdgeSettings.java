@@ -1,5 +1,6 @@
 package io.healthmesh.edge;
 
+import io.healthmesh.edge.forward.ForwardSettings;
 import io.healthmesh.edge.routing.SubnetRegions;
 import io.healthmesh.edge.server.TcpLimits;
 import io.healthmesh.observability.MetricsSettings;
@@ -16,7 +17,7 @@ import org.xbill.DNS.Rcode;
 public record EdgeSettings(String name, String host, int port, String region, String bootstrapServers,
     String schemaRegistryUrl, int udpThreads, boolean udpBatch, TcpLimits tcp,
     int notReadyRcode, Duration snapshotMaxDelay, SubnetRegions clientSubnetRegions, double decisionSampleRate,
-    Duration statusInterval,
+    Duration statusInterval, ForwardSettings forward,
     Map<String, String> kafkaOverrides, MetricsSettings metrics) {
 
   public static final String NAME = "edge.name";
@@ -36,6 +37,11 @@ public record EdgeSettings(String name, String host, int port, String region, St
   public static final String DECISION_SAMPLE_RATE = "dns.decisions.sample.rate";
   public static final String SNAPSHOT_MAX_DELAY_MS = "dns.snapshot.max.delay.ms";
   public static final String STATUS_INTERVAL_MS = "edge.status.interval.ms";
+  public static final String FORWARD_TIMEOUT_MS = "dns.forward.timeout.ms";
+  public static final String FORWARD_ATTEMPTS = "dns.forward.attempts";
+  public static final String FORWARD_MAX_PENDING = "dns.forward.max.pending";
+  public static final String FORWARD_RATE = "dns.forward.rate.per.client";
+  public static final String FORWARD_BURST = "dns.forward.burst.per.client";
   public static final String KAFKA_PREFIX = "kafka.";
 
   public EdgeSettings {
@@ -74,6 +80,13 @@ public record EdgeSettings(String name, String host, int port, String region, St
     } catch (NumberFormatException e) {
       read.problem(DECISION_SAMPLE_RATE + ": '" + rate + "' is not a number (R-DNSHC-6)");
     }
+    ForwardSettings defaults = ForwardSettings.DEFAULTS;
+    ForwardSettings forward = new ForwardSettings(
+        Duration.ofMillis(read.integer(FORWARD_TIMEOUT_MS, (int) defaults.timeout().toMillis(), 10, 30_000)),
+        read.integer(FORWARD_ATTEMPTS, defaults.attempts(), 1, 10),
+        read.integer(FORWARD_MAX_PENDING, defaults.maxPending(), 1, 1_000_000),
+        read.integer(FORWARD_RATE, defaults.ratePerClient(), 0, 1_000_000),
+        read.integer(FORWARD_BURST, defaults.burstPerClient(), 1, 1_000_000));
     Map<String, String> kafka = new HashMap<>();
     p.stringPropertyNames().stream().filter(k -> k.startsWith(KAFKA_PREFIX))
         .forEach(k -> kafka.put(k.substring(KAFKA_PREFIX.length()), p.getProperty(k)));
@@ -81,7 +94,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
     read.check("dns-edge");
     return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, udpBatch,
         new TcpLimits(tcpMax, perClient, Duration.ofMillis(idleMs), Duration.ofMillis(messageMs)), notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL,
-        Duration.ofMillis(maxDelayMs), subnets, sampleRate, Duration.ofMillis(statusMs), kafka,
+        Duration.ofMillis(maxDelayMs), subnets, sampleRate, Duration.ofMillis(statusMs), forward, kafka,
         metrics);
   }
 

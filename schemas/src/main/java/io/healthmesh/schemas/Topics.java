@@ -7,10 +7,14 @@ import io.healthmesh.config.HealthAggregationPolicy;
 import io.healthmesh.config.HealthSource;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.config.ResponsePolicy;
+import io.healthmesh.config.ResponsePolicyRule;
+import io.healthmesh.config.ServerPolicy;
 import io.healthmesh.events.ConfigInForce;
 import io.healthmesh.events.ConsumerFailover;
 import io.healthmesh.events.DeadLetter;
 import io.healthmesh.events.DnsDecision;
+import io.healthmesh.events.DnsQueryLog;
 import io.healthmesh.events.EdgeStatus;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.HealthState;
@@ -36,6 +40,15 @@ public final class Topics {
   /** Keyed {@code <zone>/<name>/<type>}. */
   public static final Topic<String, ResourceRecordSet> RESOURCE_RECORD_SETS =
       new Topic<>("config.resource-record-set", String.class, ResourceRecordSet.class, true);
+  /** Keyed by responsePolicyName (R-RP-1). */
+  public static final Topic<String, ResponsePolicy> RESPONSE_POLICIES =
+      new Topic<>("config.response-policy", String.class, ResponsePolicy.class, true);
+  /** Keyed {@code <responsePolicy>/<ruleName>} (R-RP-1). */
+  public static final Topic<String, ResponsePolicyRule> RESPONSE_POLICY_RULES =
+      new Topic<>("config.response-policy-rule", String.class, ResponsePolicyRule.class, true);
+  /** Keyed by name (R-SP-1). */
+  public static final Topic<String, ServerPolicy> SERVER_POLICIES =
+      new Topic<>("config.server-policy", String.class, ServerPolicy.class, true);
   /** Configuration records that broke a rule (docs/rules.md), with the reason; append only. */
   public static final Topic<String, DeadLetter> CONFIG_DLQ =
       new Topic<>("config-dlq", String.class, DeadLetter.class, false);
@@ -58,6 +71,9 @@ public final class Topics {
   /** Keyed by query name; sampled. */
   public static final Topic<String, DnsDecision> DNS_DECISIONS =
       new Topic<>("dns-decisions", String.class, DnsDecision.class, false);
+  /** Keyed by client address: the queries of clients whose server policy logs them (R-SP-1). */
+  public static final Topic<String, DnsQueryLog> DNS_QUERY_LOG =
+      new Topic<>("dns-query-log", String.class, DnsQueryLog.class, false);
   /** Keyed by edge name; each edge's latest report of what it serves. */
   public static final Topic<String, EdgeStatus> EDGE_STATUS =
       new Topic<>("edge-status", String.class, EdgeStatus.class, true);
@@ -77,9 +93,10 @@ public final class Topics {
 
   private static final List<Topic<?, ?>> ALL = List.of(
       BACKEND_SERVICES, HEALTH_AGGREGATION_POLICIES, HEALTH_SOURCES, COMPOSITE_HEALTH_CHECKS,
-      FORWARDING_RULES, MANAGED_ZONES, RESOURCE_RECORD_SETS, CONFIG_DLQ,
+      FORWARDING_RULES, MANAGED_ZONES, RESOURCE_RECORD_SETS, RESPONSE_POLICIES, RESPONSE_POLICY_RULES, SERVER_POLICIES,
+      CONFIG_DLQ,
       PROBE_RESULTS, PROBE_RESULTS_DLQ, HEALTH_STATE, HEALTH_TRANSITIONS, CONSUMER_FAILOVER,
-      DNS_DECISIONS, EDGE_STATUS, CONFIG_IN_FORCE);
+      DNS_DECISIONS, DNS_QUERY_LOG, EDGE_STATUS, CONFIG_IN_FORCE);
 
   private Topics() {}
 

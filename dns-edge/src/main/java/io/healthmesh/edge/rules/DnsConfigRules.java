@@ -82,6 +82,7 @@ public final class DnsConfigRules {
     if (z.getSoaMinimumTtl() < 0) {
       problems.add("soaMinimumTtl: " + z.getSoaMinimumTtl() + " must be at least 0");
     }
+    problems.addAll(PolicyRules.forwarding(z));
     return problems;
   }
 
@@ -124,6 +125,10 @@ public final class DnsConfigRules {
     }
     if (!TYPES.contains(r.getType())) {
       problems.add("type: '" + r.getType() + "' is not one of " + new java.util.TreeSet<>(TYPES));
+    }
+    if (zone != null && zone.getZoneType() == ZoneType.FORWARDING) {
+      problems.add("zone: '" + zone.getName() + "' is a FORWARDING zone; its names are answered by its target name"
+          + " servers, so it holds no record sets (R-SP-1)");
     }
     if (r.getTtl() < 0) {
       problems.add("ttl: " + r.getTtl() + " must be at least 0");

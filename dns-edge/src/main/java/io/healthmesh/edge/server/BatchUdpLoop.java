@@ -26,6 +26,9 @@ final class BatchUdpLoop implements UdpLoop {
   private final ByteBuffer out = ByteBuffer.allocateDirect(NativeUdp.BATCH * SLOT);
   private final ByteBuffer meta =
       ByteBuffer.allocateDirect(NativeUdp.BATCH * NativeUdp.META).order(ByteOrder.nativeOrder());
+  /** One datagram's buffers for replies that follow later (forwarded queries), sent from other threads. */
+  private final ByteBuffer lateOut = ByteBuffer.allocateDirect(SLOT);
+  private final ByteBuffer lateMeta = ByteBuffer.allocateDirect(NativeUdp.META).order(ByteOrder.nativeOrder());
   /** The last client's family and address: consecutive queries mostly come from one client. */
   private final byte[] lastAddress = new byte[17];
   private InetAddress lastClient;
@@ -91,13 +94,35 @@ final class BatchUdpLoop implements UdpLoop {
     }
     byte[] packet = new byte[length];
     in.get(i * SLOT, packet);
-    byte[] reply = responder.reply(packet, client(record), false);
+    byte[] to = new byte[NativeUdp.META];
+    meta.get(record, to);
+    long started = System.nanoTime();
+    byte[] reply = responder.reply(packet, client(record), false, later -> sendLater(packet, later, to, started));
+    if (reply == Responder.LATER) {
+      return; // not in this batch's send
+    }
     queries.count(packet, reply);
     if (reply != null && reply.length <= SLOT) {
       out.put(i * SLOT, reply);
       meta.putInt(record, reply.length);
     } else if (reply != null) {
       metrics.failure("udp"); // the responder keeps UDP answers within the EDNS payload, so never
+    }
+  }
+
+  /** A forwarded query's reply, from the forwarder's thread, to the address and port in {@code to}. */
+  private synchronized void sendLater(byte[] packet, byte[] reply, byte[] to, long started) {
+    queries.count(packet, reply);
+    queries.latency(System.nanoTime() - started);
+    if (reply.length > SLOT) {
+      metrics.failure("udp");
+      return;
+    }
+    lateOut.put(0, reply);
+    lateMeta.put(0, to);
+    lateMeta.putInt(0, reply.length);
+    if (NativeUdp.send(fd, lateOut, lateMeta, 1, SLOT) != 0) {
+      metrics.failure("udp");
     }
   }
 

@@ -62,7 +62,11 @@ final class NioUdpLoop implements UdpLoop {
         in.flip();
         byte[] packet = new byte[in.remaining()];
         in.get(packet);
-        byte[] reply = responder.reply(packet, ((InetSocketAddress) client).getAddress(), false);
+        byte[] reply = responder.reply(packet, ((InetSocketAddress) client).getAddress(), false,
+            later -> sendLater(packet, later, client, started));
+        if (reply == Responder.LATER) {
+          continue;
+        }
         queries.query(packet, reply, started);
         if (reply != null) {
           out.clear();
@@ -75,6 +79,17 @@ final class NioUdpLoop implements UdpLoop {
         metrics.failure("udp");
         LOG.debug("udp packet failed", e);
       }
+    }
+  }
+
+  /** A forwarded query's reply, from the forwarder's thread: a channel sends from any thread. */
+  private void sendLater(byte[] packet, byte[] reply, SocketAddress client, long started) {
+    queries.query(packet, reply, started);
+    try {
+      channel.send(ByteBuffer.wrap(reply), client);
+    } catch (IOException | RuntimeException e) {
+      metrics.failure("udp");
+      LOG.debug("udp reply failed", e);
     }
   }
 

@@ -1,5 +1,7 @@
 package io.healthmesh.edge.server;
 
+import io.healthmesh.edge.policy.Access;
+import io.healthmesh.edge.policy.RuleEntry;
 import io.healthmesh.edge.routing.Decision;
 import io.healthmesh.edge.routing.RoutingEngine;
 import io.healthmesh.edge.routing.SubnetRegions;
@@ -8,11 +10,16 @@ import io.healthmesh.edge.state.Snapshot;
 import io.healthmesh.edge.state.Zone;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.xbill.DNS.ClientSubnetOption;
@@ -46,9 +53,26 @@ public final class Responder {
   private final int notReadyRcode;
   private final Supplier<RandomGenerator> random;
   private final DecisionListener decisions;
+  private final Forwarding forwarding;
+  private final PolicyListener policies;
+
+  /** A reply that follows later, through the {@link Later} given with the query (a forwarded one). */
+  public static final byte[] LATER = new byte[0];
+
+  /** Where a reply that is not ready at once goes; called once, from another thread. */
+  public interface Later {
+    void send(byte[] reply);
+  }
 
   public Responder(Supplier<Snapshot> snapshot, RoutingEngine engine, String edgeRegion, SubnetRegions subnets,
       int notReadyRcode, Supplier<RandomGenerator> random, DecisionListener decisions) {
+    this(snapshot, engine, edgeRegion, subnets, notReadyRcode, random, decisions, null, PolicyListener.NONE);
+  }
+
+  /** @param forwarding null: names that would be forwarded get SERVFAIL */
+  public Responder(Supplier<Snapshot> snapshot, RoutingEngine engine, String edgeRegion, SubnetRegions subnets,
+      int notReadyRcode, Supplier<RandomGenerator> random, DecisionListener decisions, Forwarding forwarding,
+      PolicyListener policies) {
     this.snapshot = snapshot;
     this.engine = engine;
     this.edgeRegion = edgeRegion;
@@ -56,6 +80,8 @@ public final class Responder {
     this.notReadyRcode = notReadyRcode;
     this.random = random;
     this.decisions = decisions;
+    this.forwarding = forwarding;
+    this.policies = policies;
   }
 
   /** Told of every routing decision, for metrics and health-check logging (R-DNSHC-6). */
@@ -73,19 +99,49 @@ public final class Responder {
   }
 
   /**
+   * Answers and waits for a forwarded reply: for TCP, whose connection thread may wait, and tests.
+   *
    * @return the response bytes, or null when the packet must be dropped (too short to answer,
    *     or itself a response)
    */
   public byte[] reply(byte[] packet, InetAddress client, boolean tcp) {
-    byte[] fast = FastPath.reply(packet, client, tcp, snapshot.get(), engine, edgeRegion, random.get(), decisions);
-    if (fast != null) {
-      return fast;
+    CompletableFuture<byte[]> later = new CompletableFuture<>();
+    byte[] now = reply(packet, client, tcp, later::complete);
+    if (now != LATER) {
+      return now;
     }
-    return fullReply(packet, client, tcp);
+    try {
+      return later.get(forwarding.budgetMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    } catch (ExecutionException | TimeoutException e) {
+      return null; // the forwarder always answers within its budget; this is only a backstop
+    }
+  }
+
+  /**
+   * @return the response bytes; null when the packet must be dropped (too short to answer, or
+   *     itself a response); or {@link #LATER} when {@code later} will get them
+   */
+  public byte[] reply(byte[] packet, InetAddress client, boolean tcp, Later later) {
+    Snapshot current = snapshot.get();
+    if (current.policies().quiet(client)) {
+      byte[] fast = FastPath.reply(packet, client, tcp, current, engine, edgeRegion, random.get(), decisions);
+      if (fast != null) {
+        return fast;
+      }
+    }
+    return fullReply(packet, client, tcp, later);
   }
 
   /** Every query through dnsjava's message model; the fast path's fallback, and its reference. */
   byte[] fullReply(byte[] packet, InetAddress client, boolean tcp) {
+    return fullReply(packet, client, tcp, reply -> { });
+  }
+
+  private byte[] fullReply(byte[] packet, InetAddress client, boolean tcp, Later later) {
+    long started = System.nanoTime();
     Message query;
     try {
       query = new Message(packet);
@@ -114,10 +170,45 @@ public final class Responder {
     if (!current.ready()) {
       return error(query, notReadyRcode);
     }
-    Zone zone = current.zoneFor(question.getName());
-    if (zone == null || !zone.allows(client)) {
-      return error(query, Rcode.REFUSED);
+    Access access = current.policies().access(client);
+    RuleEntry rule = access.responsePolicy() == null ? null : access.responsePolicy().match(question.getName());
+    if (rule != null && !rule.bypasses()) { // R-RP-1: before any zone
+      policies.ruleApplied(rule);
+      return logged(access, query, PolicyAnswer.of(query, rule, opt, maxSize(opt, tcp)), tcp, rule.source(), started);
     }
+    Zone zone = current.zoneFor(question.getName());
+    boolean visible = zone != null && (access.inbound() ? zone.access().allows(access.standsFor()) : zone.allows(client));
+    if (visible && zone.forwarding().isEmpty()) {
+      return logged(access, query, authoritative(query, zone, opt, tcp), tcp, "zone:" + zone.config().getName(), started);
+    }
+    // R-SP-1: a forwarding zone's names go to its targets; names outside the zones, to the server policy's
+    List<InetSocketAddress> targets = visible ? zone.forwarding() : access.forwards()
+        ? access.serverPolicy().alternatives() : null;
+    if (targets == null || forwarding != null && !forwarding.allow(client)) {
+      policies.refused(targets == null ? "no_policy" : "rate_limited");
+      return logged(access, query, error(query, Rcode.REFUSED), tcp, "refused", started);
+    }
+    if (forwarding == null) {
+      return logged(access, query, error(query, Rcode.SERVFAIL), tcp, "servfail", started);
+    }
+    int max = maxSize(opt, tcp);
+    forwarding.forwarder().forward(packet, PolicyAnswer.questionEnd(packet), targets, (reply, from) -> later.send(
+        reply == null ? logged(access, query, error(query, Rcode.SERVFAIL), tcp, "servfail", started)
+            : logged(access, query, PolicyAnswer.fit(reply, max), tcp, "forwarded:" + from.getAddress().getHostAddress()
+                + ":" + from.getPort(), started)));
+    return LATER;
+  }
+
+  /** Tells the query log of a query whose server policy logs queries (R-SP-1); returns the reply. */
+  private byte[] logged(Access access, Message query, byte[] reply, boolean tcp, String source, long started) {
+    if (access.serverPolicy() != null && access.serverPolicy().logging()) {
+      policies.answered(access, query, reply, tcp, source, started);
+    }
+    return reply;
+  }
+
+  private byte[] authoritative(Message query, Zone zone, OPTRecord opt, boolean tcp) {
+    Record question = query.getQuestion();
     Message response = response(query, Rcode.NOERROR);
     response.getHeader().setFlag(Flags.AA);
     ClientSubnetOption ecs = clientSubnet(opt);
@@ -250,7 +341,7 @@ public final class Responder {
     return opt == null ? 512 : Math.max(512, Math.min(opt.getPayloadSize(), EDNS_PAYLOAD));
   }
 
-  private static Message response(Message query, int rcode) {
+  static Message response(Message query, int rcode) {
     Message response = new Message(query.getHeader().getID());
     Header h = response.getHeader();
     h.setFlag(Flags.QR);

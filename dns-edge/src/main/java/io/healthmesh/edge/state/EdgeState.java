@@ -3,7 +3,12 @@ package io.healthmesh.edge.state;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.config.ResponsePolicy;
+import io.healthmesh.config.ResponsePolicyRule;
+import io.healthmesh.config.ServerPolicy;
+import io.healthmesh.edge.policy.PolicyState;
 import io.healthmesh.edge.routing.PlanBuilder;
+import io.healthmesh.edge.rules.PolicyRules;
 import io.healthmesh.edge.rules.DnsConfigRules;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthStatus;
@@ -107,6 +112,7 @@ public final class EdgeState {
       expiries.add(new Expiry(millis, planning));
     }
   };
+  private final PolicyState policies = new PolicyState();
   private WireIndex wire = WireIndex.EMPTY;
   private long version;
   private long rejected;
@@ -133,7 +139,44 @@ public final class EdgeState {
 
   /** Whether anything changed since the last snapshot. */
   public boolean changed() {
-    return !dirtyRecordSets.isEmpty() || !dirtyZones.isEmpty();
+    return !dirtyRecordSets.isEmpty() || !dirtyZones.isEmpty() || policies.changed();
+  }
+
+  /** R-RP-1: a policy that breaks a rule is not taken; the previous version stays in force. */
+  public Rejection responsePolicy(String name, ResponsePolicy policy, long offset) {
+    List<String> problems = policy == null ? List.of() : PolicyRules.responsePolicy(name, policy);
+    PolicyState.Kept<ResponsePolicy> before = policies.responsePolicy(name);
+    if (!accepted("response policy " + name, problems)) {
+      return rejection(problems, before);
+    }
+    policies.responsePolicy(name, policy, offset);
+    return null;
+  }
+
+  /** R-RP-1: a rule that breaks a rule is not taken; the previous version stays in force. */
+  public Rejection responsePolicyRule(String key, ResponsePolicyRule rule, long offset) {
+    List<String> problems = rule == null ? List.of() : PolicyRules.responsePolicyRule(key, rule);
+    PolicyState.Kept<ResponsePolicyRule> before = policies.rule(key);
+    if (!accepted("response policy rule " + key, problems)) {
+      return rejection(problems, before);
+    }
+    policies.rule(key, rule, offset);
+    return null;
+  }
+
+  /** R-SP-1: a policy that breaks a rule is not taken; the previous version stays in force. */
+  public Rejection serverPolicy(String name, ServerPolicy policy, long offset) {
+    List<String> problems = policy == null ? List.of() : PolicyRules.serverPolicy(name, policy);
+    PolicyState.Kept<ServerPolicy> before = policies.serverPolicy(name);
+    if (!accepted("server policy " + name, problems)) {
+      return rejection(problems, before);
+    }
+    policies.serverPolicy(name, policy, offset);
+    return null;
+  }
+
+  private static Rejection rejection(List<String> problems, PolicyState.Kept<?> before) {
+    return before == null ? new Rejection(problems, null, -1) : new Rejection(problems, before.value(), before.offset());
   }
 
   /**
@@ -359,7 +402,7 @@ public final class EdgeState {
     next.sort(Snapshot.MOST_SPECIFIC_FIRST);
     // A zone that came, went or moved can change which zone serves a name anywhere: index all again.
     wire = zonesChanged ? WireIndex.of(next) : wire.with(touched, next);
-    return new Snapshot(ready, version, next, offsets, System.currentTimeMillis(), wire);
+    return new Snapshot(ready, version, next, offsets, System.currentTimeMillis(), wire, policies.policies());
   }
 
   private void rebuildZone(String name) {

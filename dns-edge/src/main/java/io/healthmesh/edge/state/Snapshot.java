@@ -1,5 +1,6 @@
 package io.healthmesh.edge.state;
 
+import io.healthmesh.edge.policy.Policies;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -14,15 +15,17 @@ import org.xbill.DNS.Name;
  * @param version grows with every change; a zone's SOA serial is the version that last changed it
  * @param offsets topic-partition offsets this snapshot answers from (staleness, audit)
  * @param wire the A and AAAA record sets by wire-format owner name, for the fast path
+ * @param policies the response and server policies (R-RP-1, R-SP-1)
  */
 public record Snapshot(boolean ready, long version, List<Zone> zones, Map<String, Long> offsets, long builtAtMillis,
-    WireIndex wire) {
+    WireIndex wire, Policies policies) {
 
   /** Longest origin first, so that the most specific zone answers; then by name, so the order is always the same. */
   static final Comparator<Zone> MOST_SPECIFIC_FIRST = Comparator.comparingInt((Zone z) -> -z.origin().labels())
       .thenComparing(z -> z.config().getName());
 
-  public static final Snapshot NOT_READY = new Snapshot(false, 0, List.of(), Map.of(), 0, WireIndex.EMPTY);
+  public static final Snapshot NOT_READY = new Snapshot(false, 0, List.of(), Map.of(), 0, WireIndex.EMPTY,
+      Policies.NONE);
 
   public Snapshot {
     zones = zones.stream().sorted(MOST_SPECIFIC_FIRST).toList();

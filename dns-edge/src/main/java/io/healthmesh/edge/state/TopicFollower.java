@@ -3,6 +3,9 @@ package io.healthmesh.edge.state;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.config.ResponsePolicy;
+import io.healthmesh.config.ResponsePolicyRule;
+import io.healthmesh.config.ServerPolicy;
 import io.healthmesh.edge.routing.PlanBuilder;
 import io.healthmesh.events.ConfigInForce;
 import io.healthmesh.events.EntityKey;
@@ -48,7 +51,8 @@ public final class TopicFollower implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TopicFollower.class);
   private static final Set<EntityKind> DNS_TARGETS = Set.of(EntityKind.FORWARDING_RULE, EntityKind.EXTERNAL_ENDPOINT);
   private static final List<String> TOPICS = List.of(Topics.MANAGED_ZONES.name(), Topics.RESOURCE_RECORD_SETS.name(),
-      Topics.FORWARDING_RULES.name(), Topics.HEALTH_STATE.name(), Topics.CONFIG_IN_FORCE.name());
+      Topics.FORWARDING_RULES.name(), Topics.RESPONSE_POLICIES.name(), Topics.RESPONSE_POLICY_RULES.name(),
+      Topics.SERVER_POLICIES.name(), Topics.HEALTH_STATE.name(), Topics.CONFIG_IN_FORCE.name());
 
   private final Map<String, Object> consumerProps;
   private EdgeState state = new EdgeState();
@@ -56,6 +60,9 @@ public final class TopicFollower implements AutoCloseable {
   private final AvroDeserializer<ManagedZone> zones;
   private final AvroDeserializer<ResourceRecordSet> recordSets;
   private final AvroDeserializer<ForwardingRule> rules;
+  private final AvroDeserializer<ResponsePolicy> responsePolicies;
+  private final AvroDeserializer<ResponsePolicyRule> responsePolicyRules;
+  private final AvroDeserializer<ServerPolicy> serverPolicies;
   private final AvroDeserializer<EntityKey> keys;
   private final AvroDeserializer<HealthState> states;
   private final AvroDeserializer<ConfigInForce> inForce;
@@ -90,12 +97,18 @@ public final class TopicFollower implements AutoCloseable {
     this.zones = new AvroDeserializer<>(registry, ManagedZone.class);
     this.recordSets = new AvroDeserializer<>(registry, ResourceRecordSet.class);
     this.rules = new AvroDeserializer<>(registry, ForwardingRule.class);
+    this.responsePolicies = new AvroDeserializer<>(registry, ResponsePolicy.class);
+    this.responsePolicyRules = new AvroDeserializer<>(registry, ResponsePolicyRule.class);
+    this.serverPolicies = new AvroDeserializer<>(registry, ServerPolicy.class);
     this.keys = new AvroDeserializer<>(registry, EntityKey.class);
     this.states = new AvroDeserializer<>(registry, HealthState.class);
     this.inForce = new AvroDeserializer<>(registry, ConfigInForce.class);
     encoders.put(Topics.MANAGED_ZONES.name(), encoder(Topics.MANAGED_ZONES, registry));
     encoders.put(Topics.RESOURCE_RECORD_SETS.name(), encoder(Topics.RESOURCE_RECORD_SETS, registry));
     encoders.put(Topics.FORWARDING_RULES.name(), encoder(Topics.FORWARDING_RULES, registry));
+    encoders.put(Topics.RESPONSE_POLICIES.name(), encoder(Topics.RESPONSE_POLICIES, registry));
+    encoders.put(Topics.RESPONSE_POLICY_RULES.name(), encoder(Topics.RESPONSE_POLICY_RULES, registry));
+    encoders.put(Topics.SERVER_POLICIES.name(), encoder(Topics.SERVER_POLICIES, registry));
     this.ledgerWriter = new LedgerWriter(kafkaProps, registry, meters);
     this.thread = new Thread(this::follow, "edge-topic-follower");
     thread.setDaemon(true);
@@ -311,6 +324,12 @@ public final class TopicFollower implements AutoCloseable {
       case "config.managed-zone" -> state.zone(key, value == null ? null : zones.deserialize(topic, value), offset);
       case "config.resource-record-set" -> state.recordSet(key,
           value == null ? null : recordSets.deserialize(topic, value), offset);
+      case "config.response-policy" -> state.responsePolicy(key,
+          value == null ? null : responsePolicies.deserialize(topic, value), offset);
+      case "config.response-policy-rule" -> state.responsePolicyRule(key,
+          value == null ? null : responsePolicyRules.deserialize(topic, value), offset);
+      case "config.server-policy" -> state.serverPolicy(key,
+          value == null ? null : serverPolicies.deserialize(topic, value), offset);
       default -> state.forwardingRule(key, value == null ? null : rules.deserialize(topic, value), offset);
     };
   }

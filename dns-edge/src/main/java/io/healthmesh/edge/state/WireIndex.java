@@ -1,5 +1,6 @@
 package io.healthmesh.edge.state;
 
+import io.healthmesh.edge.collect.ShardedMap;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

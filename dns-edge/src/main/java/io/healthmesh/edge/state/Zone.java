@@ -1,5 +1,6 @@
 package io.healthmesh.edge.state;
 
+import io.healthmesh.edge.collect.ShardedMap;
 import io.healthmesh.config.ManagedZone;
 import java.net.InetAddress;
 import java.util.Map;
@@ -20,6 +21,11 @@ public record Zone(ManagedZone config, Name origin, ZoneAccess access, SOARecord
 
   public boolean allows(InetAddress client) {
     return access.allows(client);
+  }
+
+  /** A forwarding zone's target name servers (R-SP-1); empty for a zone that answers itself. */
+  public java.util.List<java.net.InetSocketAddress> forwarding() {
+    return access.forwarding();
   }
 
   /** The record sets of {@code name} by type, or null when it owns none. */

@@ -1,8 +1,11 @@
 package io.healthmesh.edge.state;
 
+import io.healthmesh.edge.collect.ShardedMap;
+import io.healthmesh.edge.policy.ServerPolicyView;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.net.Cidr;
 import java.util.HashMap;
+import java.util.List;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -40,7 +43,9 @@ final class ZoneBuild {
   ZoneBuild(ManagedZone config) throws TextParseException {
     this.config = config;
     this.origin = Name.fromString(config.getDnsName(), Name.root);
-    this.access = new ZoneAccess(config.getVisibility(), config.getNetworks().stream().map(Cidr::parse).toList());
+    this.access = new ZoneAccess(config.getVisibility(), config.getNetworks().stream().map(Cidr::parse).toList(),
+        config.getForwardingConfig() == null ? List.of()
+            : ServerPolicyView.targets(config.getForwardingConfig().getTargetNameServers()));
     this.soaHost = Name.fromString("ns1", origin);
     this.soaAdmin = Name.fromString("hostmaster", origin);
     this.existing = ShardedMap.<Name, Boolean>empty().edit().put(origin, true).done();

@@ -1,4 +1,4 @@
-package io.healthmesh.edge.state;
+package io.healthmesh.edge.collect;
 
 import java.util.Arrays;
 import java.util.HashMap;

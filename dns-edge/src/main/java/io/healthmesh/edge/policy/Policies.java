@@ -1,0 +1,67 @@
+package io.healthmesh.edge.policy;
+
+import java.net.InetAddress;
+import java.util.List;
+
+/**
+ * The response and server policies a snapshot answers with (R-RP-1, R-SP-1), immutable. Few
+ * policies, many rules: finding the policies of a client scans the policies' networks, and the
+ * rules are looked up by name in the policy's {@link RuleTable}.
+ */
+public record Policies(List<Attached> responsePolicies, List<ServerPolicyView> serverPolicies) {
+  public static final Policies NONE = new Policies(List.of(), List.of());
+
+  /** A response policy and the networks it is attached to. */
+  public record Attached(Networks networks, RuleTable rules) {}
+
+  public Policies {
+    responsePolicies = List.copyOf(responsePolicies);
+    serverPolicies = List.copyOf(serverPolicies);
+  }
+
+  /** Whether no policy can apply to {@code client}, so the fast path may answer it as the zones say. */
+  public boolean quiet(InetAddress client) {
+    if (responsePolicies.isEmpty() && serverPolicies.isEmpty()) {
+      return true;
+    }
+    Access access = access(client);
+    return access.responsePolicy() == null && (access.serverPolicy() == null || !access.serverPolicy().logging()
+        && !access.inbound());
+  }
+
+  /**
+   * The policies of a client. A client in a server policy's networks is covered by it; a client
+   * only in its inbound networks (with inbound forwarding on) is admitted as if from its
+   * networks. Where several cover a client the longest prefix wins, then the first by name.
+   */
+  public Access access(InetAddress client) {
+    byte[] address = client.getAddress();
+    ServerPolicyView server = null;
+    boolean inbound = false;
+    int best = -1;
+    for (ServerPolicyView p : serverPolicies) {
+      int own = p.networks().match(address);
+      if (own > best) {
+        server = p;
+        inbound = false;
+        best = own;
+      }
+      int admitted = p.inbound().match(address);
+      if (admitted > best) {
+        server = p;
+        inbound = true;
+        best = admitted;
+      }
+    }
+    RuleTable rules = null;
+    best = -1;
+    for (Attached a : responsePolicies) {
+      int prefix = inbound ? a.networks().match(server.networks()) : a.networks().match(address);
+      if (prefix > best) {
+        rules = a.rules();
+        best = prefix;
+      }
+    }
+    return new Access(client, server, inbound, rules);
+  }
+}

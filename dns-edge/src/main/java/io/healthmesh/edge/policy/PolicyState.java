@@ -1,0 +1,152 @@
+package io.healthmesh.edge.policy;
+
+import io.healthmesh.config.ResponsePolicy;
+import io.healthmesh.config.ResponsePolicyRule;
+import io.healthmesh.config.ServerPolicy;
+import io.healthmesh.edge.collect.ShardedMap;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.xbill.DNS.Name;
+
+/**
+ * The response and server policies an edge has read (R-RP-1, R-SP-1), already checked, kept by
+ * the thread that follows the topics. A rule change edits only its policy's table, so a
+ * {@link Policies} costs in proportion to what changed. Where two rules of a policy match the same
+ * name (healthctl refuses that, but the topic may hold it), the first by rule name serves.
+ */
+public final class PolicyState {
+  private static final Logger LOG = LoggerFactory.getLogger(PolicyState.class);
+
+  /** A value taken, with its offset on its partition. */
+  public record Kept<T>(T value, long offset) {}
+
+  private final Map<String, Kept<ResponsePolicy>> responsePolicies = new TreeMap<>();
+  private final Map<String, Kept<ResponsePolicyRule>> rules = new HashMap<>();
+  private final Map<String, Kept<ServerPolicy>> serverPolicies = new TreeMap<>();
+  /** Per policy and matched name ({@code policy|dnsName}), its rules by rule name: the first serves. */
+  private final Map<String, TreeMap<String, RuleEntry>> byName = new HashMap<>();
+  private final Map<String, RuleTable> tables = new HashMap<>();
+  private final Map<String, ShardedMap.Editor<Name, RuleEntry>[]> editing = new HashMap<>();
+  private boolean changed;
+  private Policies current = Policies.NONE;
+
+  public Kept<ResponsePolicy> responsePolicy(String name) {
+    return responsePolicies.get(name);
+  }
+
+  public Kept<ResponsePolicyRule> rule(String key) {
+    return rules.get(key);
+  }
+
+  public Kept<ServerPolicy> serverPolicy(String name) {
+    return serverPolicies.get(name);
+  }
+
+  public void responsePolicy(String name, ResponsePolicy policy, long offset) {
+    put(responsePolicies, name, policy == null ? null : new Kept<>(policy, offset));
+    changed = true;
+  }
+
+  public void serverPolicy(String name, ServerPolicy policy, long offset) {
+    put(serverPolicies, name, policy == null ? null : new Kept<>(policy, offset));
+    changed = true;
+  }
+
+  /** A rule, checked by PolicyRules; null removes it. */
+  public void rule(String key, ResponsePolicyRule rule, long offset) {
+    Kept<ResponsePolicyRule> before = put(rules, key, rule == null ? null : new Kept<>(rule, offset));
+    if (before != null) {
+      serve(before.value(), null);
+    }
+    if (rule != null) {
+      try {
+        serve(rule, RuleEntry.of(rule, offset));
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("response policy rule {} left out: {}", key, e.toString());
+      }
+    }
+    changed = true;
+  }
+
+  /** Puts (or, with null, takes out) a rule's entry among the rules of its name, and serves the first of them. */
+  private void serve(ResponsePolicyRule rule, RuleEntry entry) {
+    String slot = rule.getResponsePolicy() + "|" + rule.getDnsName().toLowerCase(java.util.Locale.ROOT);
+    TreeMap<String, RuleEntry> same = byName.computeIfAbsent(slot, k -> new TreeMap<>());
+    if (entry == null) {
+      same.remove(rule.getRuleName());
+    } else {
+      same.put(rule.getRuleName(), entry);
+    }
+    RuleEntry first = same.isEmpty() ? null : same.firstEntry().getValue();
+    if (same.isEmpty()) {
+      byName.remove(slot);
+    }
+    Name name = entry != null ? entry.name() : nameOf(rule);
+    if (name == null) {
+      return;
+    }
+    boolean wildcard = entry != null ? entry.wildcard() : rule.getDnsName().startsWith("*.");
+    ShardedMap.Editor<Name, RuleEntry> editor = editor(rule.getResponsePolicy())[wildcard ? 1 : 0];
+    if (first == null) {
+      editor.remove(name);
+    } else {
+      editor.put(name, first);
+    }
+  }
+
+  private static Name nameOf(ResponsePolicyRule rule) {
+    Name name = io.healthmesh.edge.rules.PolicyRules.ruleName(rule.getDnsName());
+    return name == null ? null : name.isWild() ? new Name(name, 1) : name;
+  }
+
+  @SuppressWarnings("unchecked")
+  private ShardedMap.Editor<Name, RuleEntry>[] editor(String policy) {
+    return editing.computeIfAbsent(policy, p -> {
+      RuleTable table = tables.getOrDefault(p, RuleTable.empty(p));
+      return new ShardedMap.Editor[] {table.exact().edit(), table.wildcards().edit()};
+    });
+  }
+
+  public boolean changed() {
+    return changed;
+  }
+
+  /** The policies as of now; the same object while nothing changed. */
+  public Policies policies() {
+    if (!changed) {
+      return current;
+    }
+    editing.forEach((policy, e) -> {
+      RuleTable table = new RuleTable(policy, e[0].done(), e[1].done());
+      if (table.size() == 0) {
+        tables.remove(policy);
+      } else {
+        tables.put(policy, table);
+      }
+    });
+    editing.clear();
+    List<Policies.Attached> attached = new ArrayList<>();
+    responsePolicies.forEach((name, p) -> attached.add(new Policies.Attached(Networks.parse(p.value().getNetworks()),
+        tables.getOrDefault(name, RuleTable.empty(name)))));
+    List<ServerPolicyView> servers = new ArrayList<>();
+    serverPolicies.values().forEach(p -> servers.add(ServerPolicyView.of(p.value())));
+    current = new Policies(attached, servers);
+    changed = false;
+    return current;
+  }
+
+  /** Rules served, over every policy. */
+  public int rules() {
+    return rules.size();
+  }
+
+  private static <K, V> V put(Map<K, V> map, K key, V value) {
+    return value == null ? map.remove(key) : map.put(key, value);
+  }
+}
