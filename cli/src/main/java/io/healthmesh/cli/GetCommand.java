@@ -95,10 +95,9 @@ final class GetCommand implements Callable<Integer> {
         for (ObjectNode doc : documents) {
           ResourceKind k = ResourceKind.parse(doc.get("kind").asText()).orElseThrow();
           ObjectNode rest = doc.deepCopy();
-          rest.remove(List.of("kind", "name", "zone", "type"));
-          String key = k == ResourceKind.RESOURCE_RECORD_SET
-              ? doc.get("zone").asText() + "/" + doc.get("name").asText() + "/" + doc.get("type").asText()
-              : doc.get("name").asText();
+          rest.remove("kind");
+          rest.remove(k.identity());
+          String key = String.join("/", k.identity().stream().map(field -> doc.get(field).asText()).toList());
           String summary = JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(rest);
           out.printf("%-24s %-40s %s%n", k.kindName(), key, summary.length() > 100 ? summary.substring(0, 97) + "..." : summary);
         }

@@ -1,7 +1,9 @@
 package io.healthmesh.cli.config;
 
 import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.config.ResponsePolicyRule;
 import io.healthmesh.edge.rules.DnsConfigRules;
+import io.healthmesh.edge.rules.PolicyRules;
 import io.healthmesh.schemas.Topic;
 import io.healthmesh.schemas.Topics;
 import java.util.Arrays;
@@ -20,7 +22,10 @@ public enum ResourceKind {
   COMPOSITE_HEALTH_CHECK("CompositeHealthCheck", Topics.COMPOSITE_HEALTH_CHECKS, "chc"),
   FORWARDING_RULE("ForwardingRule", Topics.FORWARDING_RULES, "fr"),
   MANAGED_ZONE("ManagedZone", Topics.MANAGED_ZONES, "zone"),
-  RESOURCE_RECORD_SET("ResourceRecordSet", Topics.RESOURCE_RECORD_SETS, "rrs");
+  RESOURCE_RECORD_SET("ResourceRecordSet", Topics.RESOURCE_RECORD_SETS, "rrs"),
+  RESPONSE_POLICY("ResponsePolicy", Topics.RESPONSE_POLICIES, "rp"),
+  RESPONSE_POLICY_RULE("ResponsePolicyRule", Topics.RESPONSE_POLICY_RULES, "rpr"),
+  SERVER_POLICY("ServerPolicy", Topics.SERVER_POLICIES, "sp");
 
   private final String kindName;
   private final Topic<String, ? extends SpecificRecord> topic;
@@ -46,17 +51,28 @@ public enum ResourceKind {
     return SpecificData.get().getSchema(topic.valueType());
   }
 
-  /** The record key on the topic: the name, or {@code <zone>/<name>/<type>} for a record set. */
+  /**
+   * The record key on the topic: the name, {@code <zone>/<name>/<type>} for a record set, or
+   * {@code <responsePolicy>/<ruleName>} for a response-policy rule.
+   */
   public String key(SpecificRecord value) {
     if (value instanceof ResourceRecordSet rrs) {
       return DnsConfigRules.key(rrs);
     }
-    return value.get(value.getSchema().getField("name").pos()).toString();
+    if (value instanceof ResponsePolicyRule rule) {
+      return PolicyRules.key(rule);
+    }
+    return value.get(value.getSchema().getField(identity().get(0)).pos()).toString();
   }
 
-  /** Fields that identify a resource; shown even when they hold their default. */
+  /** Fields that identify a resource (Cloud DNS's names); shown even when they hold their default. */
   public List<String> identity() {
-    return this == RESOURCE_RECORD_SET ? List.of("zone", "name", "type") : List.of("name");
+    return switch (this) {
+      case RESOURCE_RECORD_SET -> List.of("zone", "name", "type");
+      case RESPONSE_POLICY -> List.of("responsePolicyName");
+      case RESPONSE_POLICY_RULE -> List.of("responsePolicy", "ruleName");
+      default -> List.of("name");
+    };
   }
 
   /** Accepts the kind name in any case, its plural, the short name, or the topic suffix. */

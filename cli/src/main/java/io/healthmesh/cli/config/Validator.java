@@ -11,8 +11,12 @@ import io.healthmesh.config.LoadBalancerType;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.PscBackend;
 import io.healthmesh.config.ResourceRecordSet;
+import io.healthmesh.config.ResponsePolicy;
+import io.healthmesh.config.ResponsePolicyRule;
+import io.healthmesh.config.ServerPolicy;
 import io.healthmesh.config.RoutingPolicy;
 import io.healthmesh.edge.rules.DnsConfigRules;
+import io.healthmesh.edge.rules.PolicyRules;
 import io.healthmesh.streams.rules.ConfigRules;
 import io.healthmesh.streams.rules.DnsTargets;
 import java.util.ArrayList;
@@ -32,6 +36,7 @@ public final class Validator {
   private final Catalog before;
   private final Catalog after;
   private final Set<Ref> changed = new HashSet<>();
+  private final Map<Catalog, Map<String, Set<String>>> ruleIndexes = new java.util.IdentityHashMap<>();
 
   private Validator(Catalog before, List<Resource> changes) {
     this.before = before;
@@ -91,7 +96,40 @@ public final class Validator {
       case FORWARDING_RULE -> forwardingRule(c, key, (ForwardingRule) value);
       case MANAGED_ZONE -> DnsConfigRules.zone(key, (ManagedZone) value);
       case RESOURCE_RECORD_SET -> recordSet(c, key, (ResourceRecordSet) value);
+      case RESPONSE_POLICY -> PolicyRules.responsePolicy(key, (ResponsePolicy) value);
+      case RESPONSE_POLICY_RULE -> responsePolicyRule(c, key, (ResponsePolicyRule) value);
+      case SERVER_POLICY -> PolicyRules.serverPolicy(key, (ServerPolicy) value);
     };
+  }
+
+  /** R-RP-1: its policy exists, and no other rule of the policy matches the same name. */
+  private List<String> responsePolicyRule(Catalog c, String key, ResponsePolicyRule r) {
+    List<String> problems = new ArrayList<>(PolicyRules.responsePolicyRule(key, r));
+    if (c.get(ResourceKind.RESPONSE_POLICY, r.getResponsePolicy()) == null) {
+      problems.add("responsePolicy: no ResponsePolicy named '" + r.getResponsePolicy() + "' (R-RP-1)");
+    }
+    for (String other : rulesByName(c).getOrDefault(ruleSlot(r), Set.of())) {
+      if (!other.equals(r.getRuleName())) {
+        problems.add("dnsName: rule '" + other + "' of the same policy already matches '" + r.getDnsName()
+            + "'; one rule per name (R-RP-1)");
+      }
+    }
+    return problems;
+  }
+
+  private static String ruleSlot(ResponsePolicyRule r) {
+    return r.getResponsePolicy() + "|" + r.getDnsName().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** Rule names by policy and matched name, built once per catalog: a policy may hold 100,000 rules. */
+  private Map<String, Set<String>> rulesByName(Catalog c) {
+    return ruleIndexes.computeIfAbsent(c, catalog -> {
+      Map<String, Set<String>> index = new java.util.HashMap<>();
+      for (ResponsePolicyRule rule : catalog.<ResponsePolicyRule>values(ResourceKind.RESPONSE_POLICY_RULE)) {
+        index.computeIfAbsent(ruleSlot(rule), k -> new java.util.TreeSet<>()).add(rule.getRuleName());
+      }
+      return index;
+    });
   }
 
   private static List<String> backendService(Catalog c, String key, BackendService s) {

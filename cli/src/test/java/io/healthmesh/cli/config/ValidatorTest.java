@@ -1,6 +1,7 @@
 package io.healthmesh.cli.config;
 
 import static io.healthmesh.cli.config.Configs.problems;
+import static io.healthmesh.cli.config.Configs.resources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -335,10 +336,138 @@ class ValidatorTest {
         dnsName: corp.internal.
         zoneType: FORWARDING
         networks: [10.0.0.0/8]
+        forwardingConfig: {targetNameServers: [{ipv4Address: 10.0.0.53}]}
         ---
         """ + wrr(10, 10).replace("zone: internal", "zone: fwd").replace("example.internal.", "corp.internal.")))
-        .containsExactly("test.yaml:2: routingPolicy: zone 'fwd' is a FORWARDING zone; routing policies are allowed"
+        .containsExactly("test.yaml:2: zone: 'fwd' is a FORWARDING zone; its names are answered by its target name"
+            + " servers, so it holds no record sets (R-SP-1)",
+            "test.yaml:2: routingPolicy: zone 'fwd' is a FORWARDING zone; routing policies are allowed"
             + " only in standard zones (R-DNS-2)");
+  }
+
+  @Test
+  void rejects_whenAForwardingZoneNamesNoTargets_orAnotherZoneDoes() {
+    // R-SP-1
+    assertThat(problems("""
+        kind: ManagedZone
+        name: fwd
+        dnsName: corp.internal.
+        zoneType: FORWARDING
+        networks: [10.0.0.0/8]
+        ---
+        kind: ManagedZone
+        name: std
+        dnsName: std.internal.
+        networks: [10.0.0.0/8]
+        forwardingConfig: {targetNameServers: [{ipv4Address: 10.0.0.53, port: 70000}]}
+        """)).containsExactly(
+        "test.yaml:1: forwardingConfig: a FORWARDING zone names the servers its queries go to (R-SP-1)",
+        "test.yaml:2: forwardingConfig: only a FORWARDING zone forwards, not a STANDARD one (R-SP-1)");
+  }
+
+  private static final String RESPONSE_POLICY = """
+      kind: ResponsePolicy
+      responsePolicyName: corp
+      networks: [10.0.0.0/8]
+      ---
+      """;
+
+  @Test
+  void acceptsAResponsePolicyWithLocalDataWildcardAndBlockRules() {
+    // R-RP-1
+    assertThat(problems(RESPONSE_POLICY + """
+        kind: ResponsePolicyRule
+        responsePolicy: corp
+        ruleName: override
+        dnsName: api.example.internal.
+        localData: {localDatas: [{name: api.example.internal., type: A, ttl: 60, rrdatas: [10.9.9.9]}]}
+        ---
+        kind: ResponsePolicyRule
+        responsePolicy: corp
+        ruleName: block-ads
+        dnsName: "*.ads.example.com."
+        behavior: nxdomain
+        ---
+        kind: ResponsePolicyRule
+        responsePolicy: corp
+        ruleName: pass
+        dnsName: ok.ads.example.com.
+        behavior: bypassResponsePolicy
+        """)).isEmpty();
+  }
+
+  @Test
+  void rejects_whenAResponsePolicyRuleBreaksItsRules_listingEveryProblem() {
+    // R-RP-1
+    assertThat(problems(RESPONSE_POLICY + """
+        kind: ResponsePolicyRule
+        responsePolicy: corp
+        ruleName: a
+        dnsName: api.example.internal.
+        localData: {localDatas: [{name: other.example.internal., type: A, rrdatas: [not-an-ip]},
+                                 {name: api.example.internal., type: CNAME, rrdatas: [x.example.internal.]}]}
+        ---
+        kind: ResponsePolicyRule
+        responsePolicy: corp
+        ruleName: b
+        dnsName: api.example.internal.
+        ---
+        kind: ResponsePolicyRule
+        responsePolicy: nope
+        ruleName: c
+        dnsName: "a.*.example.internal."
+        behavior: nodata
+        """)).containsExactly(
+        "test.yaml:2: localData.localDatas[0].name: 'other.example.internal.' is not the rule's dnsName (R-RP-1)",
+        "test.yaml:2: localData.localDatas[0].rrdatas: 'not-an-ip' is not valid A data: 'not-an-ip' is not an IPv4"
+            + " address (R-RP-1)",
+        "test.yaml:2: localData.localDatas: a CNAME stands alone, without other types at the same name (R-RP-1)",
+        "test.yaml:2: dnsName: rule 'b' of the same policy already matches 'api.example.internal.'; one rule per name"
+            + " (R-RP-1)",
+        "test.yaml:3: behavior: a rule has either localData or a behavior (bypassResponsePolicy, nxdomain, nodata),"
+            + " and this one has neither (R-RP-1)",
+        "test.yaml:3: dnsName: rule 'a' of the same policy already matches 'api.example.internal.'; one rule per name"
+            + " (R-RP-1)",
+        "test.yaml:4: dnsName: 'a.*.example.internal.' is not an absolute domain name, or a wildcard '*.' followed by"
+            + " one (R-RP-1)",
+        "test.yaml:4: responsePolicy: no ResponsePolicy named 'nope' (R-RP-1)");
+  }
+
+  @Test
+  void rejects_whenAServerPolicyBreaksItsRules_listingEveryProblem() {
+    // R-SP-1
+    assertThat(problems("""
+        kind: ServerPolicy
+        name: corp
+        networks: [10.0.0.0/33]
+        enableInboundForwarding: true
+        loggingSampleRate: 1.5
+        alternativeNameServerConfig: {targetNameServers: [{ipv4Address: 10.0.0.53, ipv6Address: "fd00::53"}]}
+        """)).containsExactly(
+        "test.yaml:1: networks: '10.0.0.0/33' has prefix length out of range (R-SP-1)",
+        "test.yaml:1: inboundNetworks: enableInboundForwarding admits the clients of these networks; name at least one"
+            + " (R-SP-1)",
+        "test.yaml:1: loggingSampleRate: 1.5 is outside 0..1 (R-SP-1)",
+        "test.yaml:1: alternativeNameServerConfig.targetNameServers[0]: exactly one of ipv4Address and ipv6Address"
+            + " (R-SP-1)");
+  }
+
+  @Test
+  void rejects_deletingAResponsePolicyThatRulesStillName() {
+    // R-RP-1
+    Catalog applied = new Catalog();
+    for (Resource r : resources(RESPONSE_POLICY + """
+        kind: ResponsePolicyRule
+        responsePolicy: corp
+        ruleName: a
+        dnsName: api.example.internal.
+        behavior: nxdomain
+        """)) {
+      applied.put(r);
+    }
+    assertThat(Validator.check(applied, List.of(new Resource(ResourceKind.RESPONSE_POLICY, "corp", null, "delete"))))
+        .containsExactly("ResponsePolicyRule/corp/a (already applied): responsePolicy: no ResponsePolicy named 'corp'"
+            + " (R-RP-1)");
   }
 
   @Test
@@ -421,7 +550,7 @@ class ValidatorTest {
         + "---\nkind: Gadget\nname: x\n");
     assertThat(problems).containsExactlyInAnyOrder(
         "test.yaml:3: kind: 'Gadget' is not one of BackendService, HealthAggregationPolicy, HealthSource,"
-            + " CompositeHealthCheck, ForwardingRule, ManagedZone, ResourceRecordSet",
+            + " CompositeHealthCheck, ForwardingRule, ManagedZone, ResourceRecordSet, ResponsePolicy, ResponsePolicyRule, ServerPolicy",
         "test.yaml:1: routingPolicy.wrr.items[0].weight: 1001 is outside 0..1000 (R-WRR-1)",
         "test.yaml:1: routingPolicy.wrr.items[1].weight: 2000 is outside 0..1000 (R-WRR-1)",
         "test.yaml:2: backendService: no BackendService named 'nope' (R-CH-1)");
