@@ -320,16 +320,20 @@ public final class Responder {
     return mapped == null ? edgeRegion : mapped;
   }
 
-  /** RFC 7871: echo the subnet, with the scope that the answer depended on. */
+  /**
+   * RFC 7871: echo the subnet, with the scope that the answer depended on. Where subnets are mapped
+   * to regions, an unmapped subnet's answer depends on its subnet too (a mapped one would get
+   * another), so it carries the source prefix as well: a scope of 0 would let a caching resolver
+   * give it to every subnet, the mapped ones included. Without mappings no answer depends on it.
+   */
   private void addOpt(Message response, OPTRecord queryOpt, ClientSubnetOption ecs, String region) {
     if (queryOpt == null) {
       return;
     }
     List<EDNSOption> options = new ArrayList<>();
     if (ecs != null) {
-      boolean mapped = !region.equals(edgeRegion)
-          || subnets.regionOf(ecs.getAddress().getAddress(), ecs.getSourcePrefixLength()) != null;
-      options.add(new ClientSubnetOption(ecs.getSourcePrefixLength(), mapped ? ecs.getSourcePrefixLength() : 0, ecs.getAddress()));
+      int scope = subnets.isEmpty() ? 0 : ecs.getSourcePrefixLength();
+      options.add(new ClientSubnetOption(ecs.getSourcePrefixLength(), scope, ecs.getAddress()));
     }
     response.addRecord(new OPTRecord(EDNS_PAYLOAD, 0, 0, 0, options), Section.ADDITIONAL);
   }

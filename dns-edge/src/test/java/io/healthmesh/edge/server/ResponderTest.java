@@ -221,6 +221,15 @@ class ResponderTest {
     List<EDNSOption> echoed = reply.getOPT().getOptions(EDNSOption.Code.CLIENT_SUBNET);
     assertThat(((ClientSubnetOption) echoed.get(0)).getScopePrefixLength()).isEqualTo(24);
     assertThat(answers(ask("geo.example.internal.", Type.A))).as("edge's own region").containsExactly("A 10.1.0.1");
+    Message unmapped = Message.newQuery(Record.newRecord(Name.fromConstantString("geo.example.internal."), Type.A,
+        DClass.IN));
+    unmapped.addRecord(new OPTRecord(1232, 0, 0, 0, List.of(new ClientSubnetOption(24, address("10.50.3.0")))),
+        Section.ADDITIONAL);
+    Message other = ask(unmapped, INSIDE, false);
+    assertThat(answers(other)).containsExactly("A 10.1.0.1");
+    assertThat(((ClientSubnetOption) other.getOPT().getOptions(EDNSOption.Code.CLIENT_SUBNET).get(0))
+        .getScopePrefixLength()).as("valid for its own /24 only, or a resolver would give it to 10.200.0.0/16 too")
+        .isEqualTo(24);
   }
 
   @Test
