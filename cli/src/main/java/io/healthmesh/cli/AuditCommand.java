@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
     "Read the topics (any Kafka, never writing) to tell what happened and why (R-AUD-1, R-AUD-2).",
     "Times are ISO-8601, such as 2026-11-30T12:00:00Z."},
     subcommands = {AuditCommand.Timeline.class, AuditCommand.StateAt.class, ExplainCommand.class,
-        ReplayCommand.class})
+        AuditCommand.Queries.class, ReplayCommand.class})
 final class AuditCommand extends CommandGroup {
   static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -57,6 +57,44 @@ final class AuditCommand extends CommandGroup {
     void json(Object tree) throws Exception {
       out().println(JSON.writeValueAsString(tree));
       out().flush();
+    }
+  }
+
+  @Command(name = "queries", mixinStandardHelpOptions = true, description = {
+      "The queries the edges logged (dns-query-log) for clients of server policies with enableLogging",
+      "(R-SP-1): client, name, type, response code, answer, latency, and what answered."})
+  static final class Queries extends Base {
+    @Option(names = "--client", description = "Only this client address.")
+    String client;
+
+    @Option(names = "--name", description = "Only this query name.")
+    String name;
+
+    @Option(names = "--from", description = "First query time shown.")
+    Instant from;
+
+    @Option(names = "--to", description = "Last query time shown.")
+    Instant to;
+
+    @Override
+    public Integer call() throws Exception {
+      List<io.healthmesh.events.DnsQueryLog> queries = data().queries(client, name, from, to);
+      if (format == Format.json) {
+        ArrayNode list = JSON.createArrayNode();
+        queries.forEach(q -> list.add(AvroJson.writeAll(q)));
+        json(list);
+        return 0;
+      }
+      PrintWriter out = out();
+      out.printf("%-26s %-16s %-16s %-5s %-36s %-6s %-9s %9s %-34s %s%n", "TIME", "EDGE", "CLIENT", "PROTO", "NAME",
+          "TYPE", "RCODE", "LATENCY", "SOURCE", "ANSWER");
+      for (io.healthmesh.events.DnsQueryLog q : queries) {
+        out.printf("%-26s %-16s %-16s %-5s %-36s %-6s %-9s %7dus %-34s %s%n", q.getTime(), q.getEdge(), q.getClient(),
+            q.getProtocol(), q.getQueryName(), q.getQueryType(), q.getRcode(), q.getLatencyMicros(), q.getSource(),
+            String.join("; ", q.getAnswer()));
+      }
+      out.flush();
+      return 0;
     }
   }
 

@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.healthmesh.cli.audit.AuditData;
 import io.healthmesh.cli.audit.Explainer;
+import io.healthmesh.cli.audit.PolicyPath;
 import io.healthmesh.cli.config.AvroJson;
 import io.healthmesh.edge.routing.SubnetRegions;
 import io.healthmesh.events.DnsDecision;
 import io.healthmesh.net.Cidr;
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,15 +49,30 @@ final class ExplainCommand extends AuditCommand.Base {
   @Option(names = "--zone", description = "The zone, when several serve the name.")
   String zone;
 
+  @Option(names = "--client", description = "Client address: first tell which way its query went (response"
+      + " policies, zones, forwarding; R-RP-1, R-SP-1).")
+  InetAddress client;
+
   @Option(names = "--window", defaultValue = "PT1M", description = "Logged decisions this long either side of"
       + " --at (default: ${DEFAULT-VALUE}).")
   Duration window;
 
   @Override
   public Integer call() throws Exception {
-    String source = sourceRegion();
     AuditData data = data();
-    Explainer.Explanation x = new Explainer(data.config(), data.transitions()).explain(zone, name, type, at, source);
+    io.healthmesh.cli.audit.ConfigHistory config = data.config();
+    PolicyPath.Path path = client == null ? null : PolicyPath.explain(config, at, client, name);
+    if (path != null && path.way() != PolicyPath.Way.ZONE) {
+      if (format == AuditCommand.Format.json) {
+        json(AuditCommand.JSON.valueToTree(Map.of("client", client.getHostAddress(), "path", path)));
+      } else {
+        printPath(out(), path);
+        out().flush();
+      }
+      return 0; // no record set of a zone answered this client
+    }
+    String source = sourceRegion();
+    Explainer.Explanation x = new Explainer(config, data.transitions()).explain(zone, name, type, at, source);
     if (x == null) {
       spec.commandLine().getErr().println("no " + type + " record set named " + name + " was in force at " + at);
       return 1;
@@ -72,12 +89,18 @@ final class ExplainCommand extends AuditCommand.Base {
         root.set("dryRun", AuditCommand.JSON.valueToTree(Map.of("recordSet", d.recordSet(), "policy", d.policy(),
             "version", d.version().where(), "buckets", d.buckets(), "outcomes", d.outcomes())));
       }
+      if (path != null) {
+        root.set("path", AuditCommand.JSON.valueToTree(path));
+      }
       ArrayNode decisions = root.putArray("loggedDecisions");
       logged.forEach(d -> decisions.add(AvroJson.writeAll(d)));
       json(root);
       return 0;
     }
     PrintWriter out = out();
+    if (path != null) {
+      printPath(out, path);
+    }
     out.println(x.recordSet() + " at " + at + ", query entering in " + source);
     print(out, x, "  ");
     if (x.dryRun() != null) {
@@ -90,6 +113,15 @@ final class ExplainCommand extends AuditCommand.Base {
         + (d.getDryRun() ? " (dry run" + (d.getDiffers() ? ", differs)" : ")") : "")));
     out.flush();
     return 0;
+  }
+
+  /** Which way the client's query went, as the edge's own policies decide (R-RP-1, R-SP-1). */
+  private void printPath(PrintWriter out, PolicyPath.Path p) {
+    out.println("client " + client.getHostAddress() + " at " + at + ": server policy "
+        + (p.serverPolicy() == null ? "none" : p.serverPolicy() + (p.inbound() ? " (admitted by inbound forwarding)" : ""))
+        + ", response policy " + (p.responsePolicy() == null ? "none" : p.responsePolicy()
+            + (p.rule() == null ? " (no rule matches)" : ", rule " + p.rule() + " (" + p.ruleBehavior() + ")")));
+    out.println("  " + p.outcome());
   }
 
   /** One record set's version, buckets with their health, and answers with their odds. */

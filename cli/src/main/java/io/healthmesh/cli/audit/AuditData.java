@@ -3,6 +3,7 @@ package io.healthmesh.cli.audit;
 import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.events.DnsDecision;
+import io.healthmesh.events.DnsQueryLog;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthTransition;
 import io.healthmesh.schemas.SchemaRegistryClient;
@@ -74,6 +75,25 @@ public final class AuditData {
           if (d != null && !d.getTime().isAfter(to) && !d.getTime().isBefore(from)
               && d.getQueryName().toLowerCase(Locale.ROOT).equals(fqdn) && d.getQueryType().equalsIgnoreCase(type)) {
             found.add(d);
+          }
+        });
+    return found;
+  }
+
+  /**
+   * Queries the edges logged for clients of logging server policies (R-SP-1) between {@code from}
+   * and {@code to} (either null: open), matching the client address and query name when given.
+   */
+  public List<DnsQueryLog> queries(String client, String name, Instant from, Instant to) {
+    List<DnsQueryLog> found = new ArrayList<>();
+    String fqdn = name == null ? null : (name.endsWith(".") ? name : name + ".").toLowerCase(Locale.ROOT);
+    scan.read(Topics.DNS_QUERY_LOG.name(), new StringDeserializer(), Topics.DNS_QUERY_LOG.valueSerde(registry)
+        .deserializer(), from, r -> {
+          DnsQueryLog q = r.value();
+          if (q != null && (to == null || !q.getTime().isAfter(to)) && (from == null || !q.getTime().isBefore(from))
+              && (client == null || q.getClient().equals(client))
+              && (fqdn == null || q.getQueryName().toLowerCase(Locale.ROOT).equals(fqdn))) {
+            found.add(q);
           }
         });
     return found;
