@@ -80,6 +80,23 @@ final class Samples {
             .setVisibility(ZoneVisibility.PRIVATE).setZoneType(ZoneType.STANDARD)
             .setNetworks(List.of("10.0.0.0/8", "127.0.0.0/8")).setDnssecEnabled(true).build())),
         Map.entry(Topics.RESOURCE_RECORD_SETS, new Sample("internal/api.example.internal./A", recordSet())),
+        Map.entry(Topics.RESPONSE_POLICIES, new Sample("corp", io.healthmesh.config.ResponsePolicy.newBuilder()
+            .setResponsePolicyName("corp").setNetworks(List.of("10.0.0.0/8")).build())),
+        Map.entry(Topics.RESPONSE_POLICY_RULES, new Sample("corp/pinned", io.healthmesh.config.ResponsePolicyRule
+            .newBuilder().setResponsePolicy("corp").setRuleName("pinned").setDnsName("api.example.internal.")
+            .setLocalData(io.healthmesh.config.ResponsePolicyRuleLocalData.newBuilder().setLocalDatas(List.of(
+                io.healthmesh.config.LocalRecordSet.newBuilder().setName("api.example.internal.").setType("A")
+                    .setRrdatas(List.of("10.9.9.9")).build())).build()).build())),
+        Map.entry(Topics.SERVER_POLICIES, new Sample("corp", io.healthmesh.config.ServerPolicy.newBuilder()
+            .setName("corp").setNetworks(List.of("10.0.0.0/8")).setEnableLogging(true)
+            .setAlternativeNameServerConfig(io.healthmesh.config.AlternativeNameServerConfig.newBuilder()
+                .setTargetNameServers(List.of(io.healthmesh.config.TargetNameServer.newBuilder()
+                    .setIpv4Address("10.0.0.53").build())).build()).build())),
+        Map.entry(Topics.DNS_QUERY_LOG, new Sample("10.1.2.3", io.healthmesh.events.DnsQueryLog.newBuilder()
+            .setTime(java.time.Instant.parse("2026-12-02T00:00:00Z")).setEdge("edge-us-east1").setServerPolicy("corp")
+            .setClient("10.1.2.3").setQueryName("www.example.com.").setQueryType("A").setRcode("NOERROR")
+            .setAnswer(List.of("www.example.com. A 192.0.2.80")).setLatencyMicros(850)
+            .setSource("forwarded:10.0.0.53:53").build())),
         Map.entry(Topics.CONFIG_DLQ, new Sample("strict", deadLetter("config.health-aggregation-policy"))),
         Map.entry(Topics.PROBE_RESULTS, new Sample("orders-use1", probe())),
         Map.entry(Topics.PROBE_RESULTS_DLQ, new Sample("orders-use1", deadLetter("probe-results"))),
