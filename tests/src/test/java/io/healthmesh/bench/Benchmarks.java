@@ -26,6 +26,9 @@ public final class Benchmarks {
       EdgeBenchmark.main(new String[0]);
       EdgeCatchUpBenchmark.main(new String[0]);
     }
+    if (which.equals("all") || which.equals("policies")) {
+      PolicyBenchmark.main(new String[0]);
+    }
     if (which.equals("all") || which.equals("last-known")) {
       LastKnownBenchmark.main(new String[0]);
     }

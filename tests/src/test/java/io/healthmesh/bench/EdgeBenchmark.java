@@ -184,7 +184,7 @@ public final class EdgeBenchmark {
     return Integer.parseInt(Files.readString(dir.resolve(server).resolve("port")).strip());
   }
 
-  private static Run perf(String name, int port, Path queries, long serverPid) throws Exception {
+  static Run perf(String name, int port, Path queries, long serverPid) throws Exception {
     long cpu0 = cpuTicks(serverPid);
     long[] machine0 = machineTicks();
     // bash reports dnsperf's own CPU, so the client's share of the two cores shows too.
@@ -207,15 +207,15 @@ public final class EdgeBenchmark {
     return new Run(qps, completed, cpuMicros);
   }
 
-  private static double median(List<Run> runs) {
+  static double median(List<Run> runs) {
     return median(runs.stream().mapToDouble(Run::qps).sorted().toArray());
   }
 
-  private static double medianCpu(List<Run> runs) {
+  static double medianCpu(List<Run> runs) {
     return median(runs.stream().mapToDouble(Run::cpuMicrosPerQuery).sorted().toArray());
   }
 
-  private static double median(double[] sorted) {
+  static double median(double[] sorted) {
     return sorted.length % 2 == 1 ? sorted[sorted.length / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
   }
 

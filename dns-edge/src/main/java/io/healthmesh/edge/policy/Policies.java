@@ -2,6 +2,7 @@ package io.healthmesh.edge.policy;
 
 import java.net.InetAddress;
 import java.util.List;
+import org.xbill.DNS.Name;
 
 /**
  * The response and server policies a snapshot answers with (R-RP-1, R-SP-1), immutable. Few
@@ -19,14 +20,24 @@ public record Policies(List<Attached> responsePolicies, List<ServerPolicyView> s
     serverPolicies = List.copyOf(serverPolicies);
   }
 
-  /** Whether no policy can apply to {@code client}, so the fast path may answer it as the zones say. */
-  public boolean quiet(InetAddress client) {
+  /**
+   * Whether the policies leave this query to the zones as they are, so the fast path may answer
+   * it: no server policy logs or admits the client inbound, and no rule of its response policy
+   * matches the name. {@code name} is read only when a response policy covers the client.
+   */
+  public boolean leaveToZones(InetAddress client, java.util.function.Supplier<Name> name) {
     if (responsePolicies.isEmpty() && serverPolicies.isEmpty()) {
       return true;
     }
     Access access = access(client);
-    return access.responsePolicy() == null && (access.serverPolicy() == null || !access.serverPolicy().logging()
-        && !access.inbound());
+    if (access.serverPolicy() != null && (access.serverPolicy().logging() || access.inbound())) {
+      return false;
+    }
+    if (access.responsePolicy() == null) {
+      return true;
+    }
+    Name qname = name.get();
+    return qname != null && access.responsePolicy().match(qname) == null;
   }
 
   /**

@@ -33,6 +33,8 @@ public final class PolicyState {
   private final Map<String, TreeMap<String, RuleEntry>> byName = new HashMap<>();
   private final Map<String, RuleTable> tables = new HashMap<>();
   private final Map<String, ShardedMap.Editor<Name, RuleEntry>[]> editing = new HashMap<>();
+  /** Per policy, how many wildcard names stand below a name of each label count (64: 63 and more). */
+  private final Map<String, int[]> wildcardDepths = new HashMap<>();
   private boolean changed;
   private Policies current = Policies.NONE;
 
@@ -93,11 +95,25 @@ public final class PolicyState {
     }
     boolean wildcard = entry != null ? entry.wildcard() : rule.getDnsName().startsWith("*.");
     ShardedMap.Editor<Name, RuleEntry> editor = editor(rule.getResponsePolicy())[wildcard ? 1 : 0];
+    boolean had = editor.get(name) != null;
     if (first == null) {
       editor.remove(name);
     } else {
       editor.put(name, first);
     }
+    if (wildcard && had != (first != null)) {
+      wildcardDepths.computeIfAbsent(rule.getResponsePolicy(), p -> new int[64])[Math.min(name.labels(), 63)] +=
+          had ? -1 : 1;
+    }
+  }
+
+  private long depths(String policy) {
+    long mask = 0;
+    int[] counts = wildcardDepths.getOrDefault(policy, new int[64]);
+    for (int labels = 0; labels < counts.length; labels++) {
+      mask |= counts[labels] > 0 ? RuleTable.depthBit(labels) : 0;
+    }
+    return mask;
   }
 
   private static Name nameOf(ResponsePolicyRule rule) {
@@ -123,7 +139,7 @@ public final class PolicyState {
       return current;
     }
     editing.forEach((policy, e) -> {
-      RuleTable table = new RuleTable(policy, e[0].done(), e[1].done());
+      RuleTable table = new RuleTable(policy, e[0].done(), e[1].done(), depths(policy));
       if (table.size() == 0) {
         tables.remove(policy);
       } else {

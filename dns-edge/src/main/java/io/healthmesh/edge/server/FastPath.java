@@ -99,6 +99,20 @@ final class FastPath {
     return r;
   }
 
+  /** The question's name, when it is one uncompressed name after a whole header; else null. */
+  static org.xbill.DNS.Name questionName(byte[] q) {
+    if (q.length < HEADER + 5 || nameEnd(q, HEADER) < 0) {
+      return null;
+    }
+    try {
+      org.xbill.DNS.DNSInput in = new org.xbill.DNS.DNSInput(q);
+      in.jump(HEADER);
+      return new org.xbill.DNS.Name(in);
+    } catch (java.io.IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
   /** Offset just after an uncompressed name starting at {@code at}, or -1. */
   private static int nameEnd(byte[] q, int at) {
     int total = 0;

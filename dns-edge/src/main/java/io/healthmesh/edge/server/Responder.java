@@ -126,7 +126,7 @@ public final class Responder {
    */
   public byte[] reply(byte[] packet, InetAddress client, boolean tcp, Later later) {
     Snapshot current = snapshot.get();
-    if (current.policies().quiet(client)) {
+    if (current.policies().leaveToZones(client, () -> FastPath.questionName(packet))) {
       byte[] fast = FastPath.reply(packet, client, tcp, current, engine, edgeRegion, random.get(), decisions);
       if (fast != null) {
         return fast;

@@ -55,6 +55,19 @@ class ResponsePolicyTest {
   }
 
   @Test
+  void aCoveredClientWhoseNameNoRuleMatches_getsTheZonesAnswer_byteForByte_R_RP_1() {
+    state.responsePolicy("corp", policy("corp", "10.0.0.0/8"), 1);
+    rule(local("corp", "other", "other.example.internal.", "A", "10.9.9.9"));
+    rule(behavior("corp", "deep", "*.x.y.example.internal.", ResponsePolicyRuleBehavior.nxdomain));
+    snapshot.set(state.snapshot(true));
+    byte[] q = query("static.example.internal.", Type.A);
+    byte[] reply = responder.reply(q, COVERED, false);
+    assertThat(reply).as("the fast path's answer is the full path's").isEqualTo(responder.fullReply(q, COVERED, false));
+    assertThat(answers(parse(reply))).containsExactly("static.example.internal. A 10.0.0.5");
+    assertThat(ask("a.b.x.y.example.internal.", Type.A, COVERED).getRcode()).isEqualTo(Rcode.NXDOMAIN);
+  }
+
+  @Test
   void theExactRuleBeatsAWildcard_andALongerWildcardAShorterOne_R_RP_1() {
     state.responsePolicy("corp", policy("corp", "10.0.0.0/8"), 1);
     rule(behavior("corp", "block-all", "*.example.internal.", ResponsePolicyRuleBehavior.nxdomain));
