@@ -20,13 +20,18 @@ public record Policies(List<Attached> responsePolicies, List<ServerPolicyView> s
     serverPolicies = List.copyOf(serverPolicies);
   }
 
+  /** No policy at all: every query is the zones' alone. */
+  public boolean isEmpty() {
+    return responsePolicies.isEmpty() && serverPolicies.isEmpty();
+  }
+
   /**
    * Whether the policies leave this query to the zones as they are, so the fast path may answer
    * it: no server policy logs or admits the client inbound, and no rule of its response policy
    * matches the name. {@code name} is read only when a response policy covers the client.
    */
   public boolean leaveToZones(InetAddress client, java.util.function.Supplier<Name> name) {
-    if (responsePolicies.isEmpty() && serverPolicies.isEmpty()) {
+    if (isEmpty()) {
       return true;
     }
     Access access = access(client);

@@ -33,6 +33,16 @@ final class BatchUdpLoop implements UdpLoop {
   private final byte[] lastAddress = new byte[17];
   private InetAddress lastClient;
   private volatile boolean running = true;
+  /** The datagram being answered, for {@link #later}: read on this loop's thread only. */
+  private byte[] current;
+  private int currentRecord;
+  private final Responder.Later later = () -> {
+    byte[] packet = current;
+    byte[] to = new byte[NativeUdp.META]; // its address and port, before the next batch overwrites them
+    meta.get(currentRecord, to);
+    long started = System.nanoTime();
+    return reply -> sendLater(packet, reply, to, started);
+  };
 
   BatchUdpLoop(InetAddress host, int port, Responder responder, ServerMetrics metrics, ServerMetrics.Transport queries)
       throws IOException {
@@ -94,10 +104,9 @@ final class BatchUdpLoop implements UdpLoop {
     }
     byte[] packet = new byte[length];
     in.get(i * SLOT, packet);
-    byte[] to = new byte[NativeUdp.META];
-    meta.get(record, to);
-    long started = System.nanoTime();
-    byte[] reply = responder.reply(packet, client(record), false, later -> sendLater(packet, later, to, started));
+    current = packet;
+    currentRecord = record;
+    byte[] reply = responder.reply(packet, client(record), false, later);
     if (reply == Responder.LATER) {
       return; // not in this batch's send
     }

@@ -18,6 +18,16 @@ final class NioUdpLoop implements UdpLoop {
   private final ServerMetrics metrics;
   private final ServerMetrics.Transport queries;
   private volatile boolean running = true;
+  /** The query being answered, for {@link #later}: read on this loop's thread only. */
+  private byte[] current;
+  private SocketAddress currentClient;
+  private long currentStarted;
+  private final Responder.Later later = () -> {
+    byte[] packet = current;
+    SocketAddress client = currentClient;
+    long started = currentStarted;
+    return reply -> sendLater(packet, reply, client, started);
+  };
 
   /** @param reusePort whether other loops share the port; false when the platform cannot */
   NioUdpLoop(InetSocketAddress address, boolean reusePort, Responder responder, ServerMetrics metrics,
@@ -62,8 +72,10 @@ final class NioUdpLoop implements UdpLoop {
         in.flip();
         byte[] packet = new byte[in.remaining()];
         in.get(packet);
-        byte[] reply = responder.reply(packet, ((InetSocketAddress) client).getAddress(), false,
-            later -> sendLater(packet, later, client, started));
+        current = packet;
+        currentClient = client;
+        currentStarted = started;
+        byte[] reply = responder.reply(packet, ((InetSocketAddress) client).getAddress(), false, later);
         if (reply == Responder.LATER) {
           continue;
         }

@@ -59,9 +59,13 @@ public final class Responder {
   /** A reply that follows later, through the {@link Later} given with the query (a forwarded one). */
   public static final byte[] LATER = new byte[0];
 
-  /** Where a reply that is not ready at once goes; called once, from another thread. */
+  /** Where a reply that is not ready at once goes (a forwarded query's). */
   public interface Later {
-    void send(byte[] reply);
+    /**
+     * Called on the query's own thread, and only when its reply will follow: what sends it, once,
+     * from another thread. So a query answered at once costs its listener nothing.
+     */
+    java.util.function.Consumer<byte[]> hold();
   }
 
   public Responder(Supplier<Snapshot> snapshot, RoutingEngine engine, String edgeRegion, SubnetRegions subnets,
@@ -106,7 +110,7 @@ public final class Responder {
    */
   public byte[] reply(byte[] packet, InetAddress client, boolean tcp) {
     CompletableFuture<byte[]> later = new CompletableFuture<>();
-    byte[] now = reply(packet, client, tcp, later::complete);
+    byte[] now = reply(packet, client, tcp, () -> later::complete);
     if (now != LATER) {
       return now;
     }
@@ -126,7 +130,7 @@ public final class Responder {
    */
   public byte[] reply(byte[] packet, InetAddress client, boolean tcp, Later later) {
     Snapshot current = snapshot.get();
-    if (current.policies().leaveToZones(client, () -> FastPath.questionName(packet))) {
+    if (current.policies().isEmpty() || current.policies().leaveToZones(client, () -> FastPath.questionName(packet))) {
       byte[] fast = FastPath.reply(packet, client, tcp, current, engine, edgeRegion, random.get(), decisions);
       if (fast != null) {
         return fast;
@@ -137,7 +141,7 @@ public final class Responder {
 
   /** Every query through dnsjava's message model; the fast path's fallback, and its reference. */
   byte[] fullReply(byte[] packet, InetAddress client, boolean tcp) {
-    return fullReply(packet, client, tcp, reply -> { });
+    return fullReply(packet, client, tcp, () -> reply -> { });
   }
 
   private byte[] fullReply(byte[] packet, InetAddress client, boolean tcp, Later later) {
@@ -192,7 +196,8 @@ public final class Responder {
       return logged(access, query, error(query, Rcode.SERVFAIL), tcp, "servfail", started);
     }
     int max = maxSize(opt, tcp);
-    forwarding.forwarder().forward(packet, PolicyAnswer.questionEnd(packet), targets, (reply, from) -> later.send(
+    java.util.function.Consumer<byte[]> send = later.hold();
+    forwarding.forwarder().forward(packet, PolicyAnswer.questionEnd(packet), targets, (reply, from) -> send.accept(
         reply == null ? logged(access, query, error(query, Rcode.SERVFAIL), tcp, "servfail", started)
             : logged(access, query, PolicyAnswer.fit(reply, max), tcp, "forwarded:" + from.getAddress().getHostAddress()
                 + ":" + from.getPort(), started)));
