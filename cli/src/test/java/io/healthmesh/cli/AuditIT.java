@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +22,6 @@ import org.junit.jupiter.api.Test;
  * and what the audit commands say about it afterwards, just before and just after each transition.
  */
 class AuditIT {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static Path dir;
   private static Demo demo;
 
@@ -209,12 +207,10 @@ class AuditIT {
   }
 
   private static JsonNode json(String... args) throws Exception {
-    Cli.Run run = run(args);
-    assertThat(run.exit()).as(run.err()).isZero();
-    return JSON.readTree(run.out());
+    return Cli.json(demo, args);
   }
 
   private static Cli.Run run(String... args) {
-    return Cli.execute(demo.bootstrap, demo.registryUrl, args);
+    return Cli.run(demo, args);
   }
 }

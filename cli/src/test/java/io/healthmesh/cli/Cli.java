@@ -56,6 +56,18 @@ final class Cli implements AutoCloseable {
     return new Run(exit, out.toString(), err.toString());
   }
 
+  /** healthctl against a running demo. */
+  static Run run(Demo demo, String... args) {
+    return execute(demo.bootstrap, demo.registryUrl, args);
+  }
+
+  /** healthctl's JSON output against a running demo; it must succeed. */
+  static com.fasterxml.jackson.databind.JsonNode json(Demo demo, String... args) throws Exception {
+    Run run = run(demo, args);
+    org.assertj.core.api.Assertions.assertThat(run.exit()).as(run.err()).isZero();
+    return new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.out());
+  }
+
   /** The end offset of every partition of the topics, to prove that nothing was written. */
   Map<TopicPartition, Long> endOffsets(List<String> topics) throws Exception {
     try (Admin admin = kafka.admin()) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
@@ -37,7 +36,6 @@ import org.xbill.DNS.Type;
  * publish}, the topology, the edges, and answers to a DNS client.
  */
 class OperatorControlsIT {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String CONFIG = """
       kind: BackendService
       name: flappy
@@ -254,8 +252,6 @@ class OperatorControlsIT {
   }
 
   private static JsonNode json(String... args) throws Exception {
-    Cli.Run run = Cli.execute(demo.bootstrap, demo.registryUrl, args);
-    assertThat(run.exit()).as(run.err()).isZero();
-    return JSON.readTree(run.out());
+    return Cli.json(demo, args);
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -31,7 +30,6 @@ import org.xbill.DNS.Type;
  * so forwarded names get SERVFAIL once every attempt has timed out.
  */
 class PolicyCommandsIT {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static Demo demo;
   private static Path dir;
   private static Instant applied;
@@ -152,12 +150,10 @@ class PolicyCommandsIT {
   }
 
   private static JsonNode json(String... args) throws Exception {
-    Cli.Run run = run(args);
-    assertThat(run.exit()).as(run.err()).isZero();
-    return JSON.readTree(run.out());
+    return Cli.json(demo, args);
   }
 
   private static Cli.Run run(String... args) {
-    return Cli.execute(demo.bootstrap, demo.registryUrl, args);
+    return Cli.run(demo, args);
   }
 }

@@ -29,6 +29,7 @@ public final class EdgeApp implements AutoCloseable {
   private final DecisionLog decisions;
   private final QueryLog queryLog;
   private final Forwarder forwarder;
+  private final String listenHost;
   private final MeterRegistry meters;
   private final EdgeStatusReporter status;
   private final java.util.Set<String> offsetGauges = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -39,12 +40,13 @@ public final class EdgeApp implements AutoCloseable {
     SchemaRegistryClient registry = new RetryingRegistryClient(direct, null).bindTo(meters);
     this.decisions = new DecisionLog(settings, registry, meters);
     this.queryLog = new QueryLog(settings, registry, meters);
+    this.listenHost = settings.host();
     this.forwarder = new Forwarder(settings.forward(), meters);
     ClientRateLimit limit = new ClientRateLimit(settings.forward().ratePerClient(), settings.forward().burstPerClient(),
         System::nanoTime);
     Responder responder = new Responder(snapshot::get, new RoutingEngine(Regions.builtIn()), settings.region(),
         settings.clientSubnetRegions(), settings.notReadyRcode(), ThreadLocalRandom::current, decisions,
-        new Forwarding(forwarder, limit), queryLog);
+        new Forwarding(forwarder, limit, this::isSelf), queryLog);
     this.server = EdgeServer.start(new EdgeServer.Listen(settings.host(), settings.port(), settings.udpThreads(),
         settings.udpBatch(), settings.tcp()), responder, meters);
     this.meters = meters;
@@ -99,6 +101,13 @@ public final class EdgeApp implements AutoCloseable {
 
   public int port() {
     return server.port();
+  }
+
+  /** An upstream that is this edge: its port, on a loopback, wildcard or the listening address. */
+  private boolean isSelf(java.net.InetSocketAddress target) {
+    java.net.InetAddress a = target.getAddress();
+    return server != null && target.getPort() == server.port()
+        && (a.isLoopbackAddress() || a.isAnyLocalAddress() || a.getHostAddress().equals(listenHost));
   }
 
   public boolean ready() {

@@ -11,6 +11,8 @@ import io.healthmesh.edge.routing.Regions;
 import io.healthmesh.edge.routing.RoutingEngine;
 import io.healthmesh.edge.server.EdgeServer;
 import io.healthmesh.edge.server.Responder;
+import io.healthmesh.edge.servers.NameServerProcess;
+import io.healthmesh.edge.servers.Nsd;
 import io.healthmesh.edge.state.EdgeState;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthStatus;
@@ -54,7 +56,7 @@ public final class EdgeBenchmark {
     Path wrrQueries = Files.writeString(dir.resolve("wrr.txt"), "wrr.bench.example A\n");
     System.out.printf("%nDNS benchmark: dnsperf -l %d -c 4 on loopback, %d alternating rounds; CPU is the server process's"
         + " utime+stime%n", SECONDS, ROUNDS);
-    Process nsd = startNsd(dir);
+    NameServerProcess nsd = Nsd.start(dir.resolve("nsd"), java.util.Map.of("bench.example", ZONE));
     Process gdnsd = startGdnsd(dir);
     try (EdgeServer edge = startEdge(true); EdgeServer nio = startEdge(false)) {
       if (!edge.udpBatched()) {
@@ -77,7 +79,7 @@ public final class EdgeBenchmark {
       List<Run> nioWrr = new ArrayList<>();
       for (int round = 1; round <= ROUNDS; round++) {
         System.out.printf("round %d of %d%n", round, ROUNDS);
-        nsdStatic.add(perf("NSD static A", freePortOf(dir, "nsd"), staticQueries, nsd.pid()));
+        nsdStatic.add(perf("NSD static A", nsd.port(), staticQueries, nsd.pid()));
         edgeStatic.add(perf("healthmesh edge static A", edge.port(), staticQueries, ProcessHandle.current().pid()));
         gdnsdWrr.add(perf("gdnsd weighted A", freePortOf(dir, "gdnsd"), wrrQueries, gdnsd.pid()));
         edgeWrr.add(perf("healthmesh edge WRR A (health-checked)", edge.port(), wrrQueries, ProcessHandle.current().pid()));
@@ -92,9 +94,8 @@ public final class EdgeBenchmark {
       System.out.printf("ratio edge/NSD static: %.2f (target >= 0.9); ratio edge/gdnsd weighted: %.2f (target >= 1.0)%n",
           median(edgeStatic) / median(nsdStatic), median(edgeWrr) / median(gdnsdWrr));
     } finally {
-      nsd.destroy();
+      nsd.close();
       gdnsd.destroy();
-      nsd.waitFor(10, TimeUnit.SECONDS);
       gdnsd.waitFor(10, TimeUnit.SECONDS);
     }
   }
@@ -120,34 +121,6 @@ public final class EdgeBenchmark {
     return EdgeServer.start(new EdgeServer.Listen("127.0.0.1", 0, Integer.getInteger("bench.edge.udpThreads", 2), batch,
         io.healthmesh.edge.server.TcpLimits.defaults()), responder,
         io.healthmesh.observability.MetricsServer.newRegistry("edge", "edge", "bench", "region", "us-east1"));
-  }
-
-  private static Process startNsd(Path dir) throws Exception {
-    Path nsd = Files.createDirectories(dir.resolve("nsd"));
-    int port = freePort();
-    Files.writeString(nsd.resolve("port"), String.valueOf(port));
-    Files.writeString(nsd.resolve("bench.example.zone"), ZONE);
-    Files.writeString(nsd.resolve("nsd.conf"), """
-        server:
-          ip-address: 127.0.0.1
-          port: %d
-          server-count: 1
-          username: ""
-          zonesdir: "%s"
-          database: ""
-          pidfile: "%s/nsd.pid"
-          xfrdfile: "%s/xfrd.state"
-          zonelistfile: "%s/zone.list"
-          logfile: "%s/nsd.log"
-          rrl-ratelimit: 0
-          verbosity: 0
-        remote-control:
-          control-enable: no
-        zone:
-          name: bench.example
-          zonefile: bench.example.zone
-        """.formatted(port, nsd, nsd, nsd, nsd, nsd));
-    return started(new ProcessBuilder("nsd", "-c", nsd.resolve("nsd.conf").toString(), "-d"), nsd, port);
   }
 
   private static Process startGdnsd(Path dir) throws Exception {

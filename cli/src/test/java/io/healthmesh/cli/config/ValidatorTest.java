@@ -373,6 +373,12 @@ class ValidatorTest {
       """;
 
   @Test
+  void acceptsTheExamplePolicies_overTheDemoConfiguration() throws Exception {
+    // R-RP-1, R-SP-1
+    assertThat(problems(java.nio.file.Files.readString(java.nio.file.Path.of("../examples/policies.yaml")))).isEmpty();
+  }
+
+  @Test
   void acceptsAResponsePolicyWithLocalDataWildcardAndBlockRules() {
     // R-RP-1
     assertThat(problems(RESPONSE_POLICY + """

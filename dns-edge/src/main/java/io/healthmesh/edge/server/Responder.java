@@ -192,7 +192,8 @@ public final class Responder {
       policies.refused(targets == null ? "no_policy" : "rate_limited");
       return logged(access, query, error(query, Rcode.REFUSED), tcp, "refused", started);
     }
-    if (forwarding == null) {
+    targets = forwarding == null ? List.of() : forwarding.others(targets);
+    if (targets.isEmpty()) { // no forwarder, or the only upstream named is this edge itself
       return logged(access, query, error(query, Rcode.SERVFAIL), tcp, "servfail", started);
     }
     int max = maxSize(opt, tcp);

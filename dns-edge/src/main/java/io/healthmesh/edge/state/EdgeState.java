@@ -144,34 +144,28 @@ public final class EdgeState {
 
   /** R-RP-1: a policy that breaks a rule is not taken; the previous version stays in force. */
   public Rejection responsePolicy(String name, ResponsePolicy policy, long offset) {
-    List<String> problems = policy == null ? List.of() : PolicyRules.responsePolicy(name, policy);
-    PolicyState.Kept<ResponsePolicy> before = policies.responsePolicy(name);
-    if (!accepted("response policy " + name, problems)) {
-      return rejection(problems, before);
-    }
-    policies.responsePolicy(name, policy, offset);
-    return null;
+    return take("response policy " + name, policy == null ? List.of() : PolicyRules.responsePolicy(name, policy),
+        policies.responsePolicy(name), () -> policies.responsePolicy(name, policy, offset));
   }
 
   /** R-RP-1: a rule that breaks a rule is not taken; the previous version stays in force. */
   public Rejection responsePolicyRule(String key, ResponsePolicyRule rule, long offset) {
-    List<String> problems = rule == null ? List.of() : PolicyRules.responsePolicyRule(key, rule);
-    PolicyState.Kept<ResponsePolicyRule> before = policies.rule(key);
-    if (!accepted("response policy rule " + key, problems)) {
-      return rejection(problems, before);
-    }
-    policies.rule(key, rule, offset);
-    return null;
+    return take("response policy rule " + key, rule == null ? List.of() : PolicyRules.responsePolicyRule(key, rule),
+        policies.rule(key), () -> policies.rule(key, rule, offset));
   }
 
   /** R-SP-1: a policy that breaks a rule is not taken; the previous version stays in force. */
   public Rejection serverPolicy(String name, ServerPolicy policy, long offset) {
-    List<String> problems = policy == null ? List.of() : PolicyRules.serverPolicy(name, policy);
-    PolicyState.Kept<ServerPolicy> before = policies.serverPolicy(name);
-    if (!accepted("server policy " + name, problems)) {
+    return take("server policy " + name, policy == null ? List.of() : PolicyRules.serverPolicy(name, policy),
+        policies.serverPolicy(name), () -> policies.serverPolicy(name, policy, offset));
+  }
+
+  /** Takes a policy version without problems; else keeps {@code before} in force and says why. */
+  private Rejection take(String what, List<String> problems, PolicyState.Kept<?> before, Runnable take) {
+    if (!accepted(what, problems)) {
       return rejection(problems, before);
     }
-    policies.serverPolicy(name, policy, offset);
+    take.run();
     return null;
   }
 

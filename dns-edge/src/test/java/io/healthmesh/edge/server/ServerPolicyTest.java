@@ -177,6 +177,19 @@ class ServerPolicyTest {
   }
 
   @Test
+  void neverForwardsToItself_soAPolicyNamingTheEdgeCannotLoop_R_SP_1() throws Exception {
+    apply(policy(upstream.address()).build());
+    snapshot.set(state.snapshot(true));
+    Responder looping = new Responder(snapshot::get, new RoutingEngine(Regions.builtIn()), "us-east1",
+        SubnetRegions.NONE, Rcode.SERVFAIL, () -> new SplittableRandom(1), Responder.DecisionListener.NONE,
+        new Forwarding(forwarder, new ClientRateLimit(0, 1, clock::get), upstream.address()::equals),
+        PolicyListener.NONE);
+    assertThat(parse(looping.reply(query("www.example.com.", Type.A), MEMBER, false)).getRcode())
+        .isEqualTo(Rcode.SERVFAIL);
+    assertThat(upstream.udpQueries.get()).isZero();
+  }
+
+  @Test
   void rejectsAPolicyThatBreaksTheRules_listingEveryProblem_R_SP_1() {
     ServerPolicy bad = ServerPolicy.newBuilder().setName("corp").setNetworks(List.of("10.0.0.0/33"))
         .setInboundNetworks(List.of("172.16.0.0/12")).setLoggingSampleRate(2)
