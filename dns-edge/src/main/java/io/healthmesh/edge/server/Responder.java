@@ -11,22 +11,15 @@ import io.healthmesh.edge.state.Zone;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
-import org.xbill.DNS.ClientSubnetOption;
 import org.xbill.DNS.DClass;
-import org.xbill.DNS.EDNSOption;
 import org.xbill.DNS.Flags;
-import org.xbill.DNS.HINFORecord;
 import org.xbill.DNS.Header;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
@@ -44,7 +37,6 @@ import org.xbill.DNS.Type;
 public final class Responder {
   /** Largest EDNS payload this server advertises and accepts (RFC 6891 suggests 1232 on the Internet). */
   static final int EDNS_PAYLOAD = 1232;
-  private static final int MAX_CNAME_CHAIN = 8;
 
   private final Supplier<Snapshot> snapshot;
   private final RoutingEngine engine;
@@ -53,6 +45,7 @@ public final class Responder {
   private final int notReadyRcode;
   private final Supplier<RandomGenerator> random;
   private final DecisionListener decisions;
+  private final ZoneAnswer zones;
   private final Forwarding forwarding;
   private final PolicyListener policies;
 
@@ -84,6 +77,7 @@ public final class Responder {
     this.notReadyRcode = notReadyRcode;
     this.random = random;
     this.decisions = decisions;
+    this.zones = new ZoneAnswer(engine, edgeRegion, subnets, random, decisions);
     this.forwarding = forwarding;
     this.policies = policies;
   }
@@ -183,7 +177,8 @@ public final class Responder {
     Zone zone = current.zoneFor(question.getName());
     boolean visible = zone != null && (access.inbound() ? zone.access().allows(access.standsFor()) : zone.allows(client));
     if (visible && zone.forwarding().isEmpty()) {
-      return logged(access, query, authoritative(query, zone, opt, tcp), tcp, "zone:" + zone.config().getName(), started);
+      return logged(access, query, zones.answer(query, zone, opt, maxSize(opt, tcp)), tcp, "zone:" + zone.config().getName(),
+          started);
     }
     // R-SP-1: a forwarding zone's names go to its targets; names outside the zones, to the server policy's
     List<InetSocketAddress> targets = visible ? zone.forwarding() : access.forwards()
@@ -213,17 +208,6 @@ public final class Responder {
     return reply;
   }
 
-  private byte[] authoritative(Message query, Zone zone, OPTRecord opt, boolean tcp) {
-    Record question = query.getQuestion();
-    Message response = response(query, Rcode.NOERROR);
-    response.getHeader().setFlag(Flags.AA);
-    ClientSubnetOption ecs = clientSubnet(opt);
-    String region = regionOf(ecs);
-    answer(zone, question.getName(), question.getType(), region, ecs, response);
-    addOpt(response, opt, ecs, region);
-    return response.toWire(maxSize(opt, tcp));
-  }
-
   /** RFC 6891 6.1.1: at most one OPT, in the additional section, owned by the root. */
   private static boolean misplacedOpt(Message query) {
     int opts = 0;
@@ -238,113 +222,7 @@ public final class Responder {
     return false;
   }
 
-  /** Follows CNAMEs inside the zone; NXDOMAIN and NODATA carry the zone's SOA (RFC 2308). */
-  private void answer(Zone zone, Name qname, int qtype, String region, ClientSubnetOption ecs, Message response) {
-    Name name = qname;
-    for (int hop = 0; hop < MAX_CNAME_CHAIN; hop++) {
-      if (name.equals(zone.origin()) && (qtype == Type.SOA || qtype == Type.ANY)) {
-        response.addRecord(zone.soa(), Section.ANSWER);
-        return;
-      }
-      Map<Integer, RecordSetEntry> types = zone.types(name);
-      if (types == null) {
-        if (!zone.exists(name)) {
-          response.getHeader().setRcode(Rcode.NXDOMAIN);
-        }
-        response.addRecord(zone.soa(), Section.AUTHORITY);
-        return;
-      }
-      if (qtype == Type.ANY) {
-        // RFC 8482: a minimal answer instead of every record set.
-        response.addRecord(new HINFORecord(name, DClass.IN, 3600, "RFC8482", ""), Section.ANSWER);
-        return;
-      }
-      RecordSetEntry entry = types.get(qtype);
-      if (entry != null) {
-        List<Record> answer = records(entry, name, region, ecs);
-        answer.forEach(r -> response.addRecord(r, Section.ANSWER));
-        if (answer.isEmpty()) {
-          response.addRecord(zone.soa(), Section.AUTHORITY); // NODATA: a record set failing closed (R-OP-1)
-        }
-        return;
-      }
-      RecordSetEntry cname = types.get(Type.CNAME);
-      if (cname == null) {
-        response.addRecord(zone.soa(), Section.AUTHORITY); // NODATA
-        return;
-      }
-      List<Record> alias = records(cname, name, region, ecs);
-      alias.forEach(r -> response.addRecord(r, Section.ANSWER));
-      if (alias.isEmpty()) {
-        response.addRecord(zone.soa(), Section.AUTHORITY);
-        return;
-      }
-      name = ((org.xbill.DNS.CNAMERecord) alias.get(0)).getTarget();
-      if (!name.subdomain(zone.origin())) {
-        return; // the resolver follows it outside the zone
-      }
-    }
-  }
-
-  private List<Record> records(RecordSetEntry entry, Name name, String region, ClientSubnetOption ecs) {
-    String subnet = ecs == null ? null : ecs.getAddress().getHostAddress() + "/" + ecs.getSourcePrefixLength();
-    Decision decision;
-    if (entry.dryRun() == null) {
-      decision = engine.answer(entry.plan(), region, random.get());
-    } else {
-      // R-OP-5: both from one seed, so that an answer that differs differs by policy, not by the draw
-      long seed = random.get().nextLong();
-      decision = engine.answer(entry.plan(), region, new SplittableRandom(seed));
-      Decision dry = engine.answer(entry.dryRun().plan(), region, new SplittableRandom(seed));
-      decisions.dryRun(name, entry.type(), region, subnet, entry, dry,
-          !new HashSet<>(dry.answer()).equals(new HashSet<>(decision.answer())));
-    }
-    decisions.decided(name, entry.type(), region, subnet, entry, decision);
-    List<Record> records = new ArrayList<>(decision.answer().size());
-    for (String rrdata : decision.answer()) {
-      Record record = entry.records().get(rrdata);
-      if (record != null) { // a record set with an unparseable rrdata never reaches a snapshot
-        records.add(record);
-      }
-    }
-    return records;
-  }
-
-  private static ClientSubnetOption clientSubnet(OPTRecord opt) {
-    if (opt == null) {
-      return null;
-    }
-    for (EDNSOption option : opt.getOptions(EDNSOption.Code.CLIENT_SUBNET)) {
-      return (ClientSubnetOption) option;
-    }
-    return null;
-  }
-
-  /** R-GEO-1: the edge's region, unless the client subnet is mapped to another. */
-  private String regionOf(ClientSubnetOption ecs) {
-    String mapped = ecs == null ? null : subnets.regionOf(ecs.getAddress().getAddress(), ecs.getSourcePrefixLength());
-    return mapped == null ? edgeRegion : mapped;
-  }
-
-  /**
-   * RFC 7871: echo the subnet, with the scope that the answer depended on. Where subnets are mapped
-   * to regions, an unmapped subnet's answer depends on its subnet too (a mapped one would get
-   * another), so it carries the source prefix as well: a scope of 0 would let a caching resolver
-   * give it to every subnet, the mapped ones included. Without mappings no answer depends on it.
-   */
-  private void addOpt(Message response, OPTRecord queryOpt, ClientSubnetOption ecs, String region) {
-    if (queryOpt == null) {
-      return;
-    }
-    List<EDNSOption> options = new ArrayList<>();
-    if (ecs != null) {
-      int scope = subnets.isEmpty() ? 0 : ecs.getSourcePrefixLength();
-      options.add(new ClientSubnetOption(ecs.getSourcePrefixLength(), scope, ecs.getAddress()));
-    }
-    response.addRecord(new OPTRecord(EDNS_PAYLOAD, 0, 0, 0, options), Section.ADDITIONAL);
-  }
-
-  private static int maxSize(OPTRecord opt, boolean tcp) {
+  static int maxSize(OPTRecord opt, boolean tcp) {
     if (tcp) {
       return 65535;
     }
