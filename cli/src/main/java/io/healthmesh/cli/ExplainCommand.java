@@ -3,6 +3,7 @@ package io.healthmesh.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.healthmesh.cli.audit.AuditData;
+import io.healthmesh.cli.audit.ConfigHistory;
 import io.healthmesh.cli.audit.Explainer;
 import io.healthmesh.cli.audit.PolicyPath;
 import io.healthmesh.cli.config.AvroJson;
@@ -60,7 +61,7 @@ final class ExplainCommand extends AuditCommand.Base {
   @Override
   public Integer call() throws Exception {
     AuditData data = data();
-    io.healthmesh.cli.audit.ConfigHistory config = data.config();
+    ConfigHistory config = data.config();
     PolicyPath.Path path = client == null ? null : PolicyPath.explain(config, at, client, name);
     if (path != null && path.way() != PolicyPath.Way.ZONE) {
       if (format == AuditCommand.Format.json) {

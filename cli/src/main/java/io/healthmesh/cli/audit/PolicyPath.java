@@ -9,9 +9,8 @@ import io.healthmesh.edge.policy.Access;
 import io.healthmesh.edge.policy.RuleEntry;
 import io.healthmesh.edge.state.EdgeState;
 import io.healthmesh.edge.state.Snapshot;
-import io.healthmesh.edge.state.Zone;
+import io.healthmesh.edge.state.Route;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -44,32 +43,33 @@ public final class PolicyPath {
     Access access = snapshot.policies().access(client);
     String server = access.serverPolicy() == null ? null : access.serverPolicy().name();
     String policy = access.responsePolicy() == null ? null : access.responsePolicy().policy();
+    // Shown even when it bypasses, so the reader sees why the policy did not answer.
     RuleEntry rule = access.responsePolicy() == null ? null : access.responsePolicy().match(qname);
     String ruleName = rule == null ? null : rule.ruleName();
     String behavior = rule == null ? null : rule.local().isEmpty() ? rule.behavior().name() : "localData";
-    if (rule != null && !rule.bypasses()) {
+    // The responder's own decision.
+    Route route = snapshot.route(access, qname);
+    if (route instanceof Route.ByRule) {
       return new Path(server, access.inbound(), policy, ruleName, behavior, null, List.of(), Way.RULE,
           "answered by response-policy rule " + policy + "/" + ruleName + " (" + behavior + "), before any zone");
     }
-    // The responder's own test of which zone answers whom.
-    Zone zone = snapshot.zoneFor(qname);
-    boolean visible = zone != null
-        && (access.inbound() ? zone.access().allows(access.standsFor()) : zone.allows(client));
-    String zoneName = zone == null ? null : zone.config().getName();
-    if (visible && zone.forwarding().isEmpty()) {
+    if (route instanceof Route.ByZone byZone) {
+      String zoneName = byZone.zone().config().getName();
       return new Path(server, access.inbound(), policy, ruleName, behavior, zoneName, List.of(), Way.ZONE,
           "answered by zone " + zoneName + " (audit explain NAME TYPE tells how)");
     }
-    List<InetSocketAddress> targets = visible ? zone.forwarding()
-        : access.forwards() ? access.serverPolicy().alternatives() : List.of();
-    List<String> to = targets.stream().map(t -> t.getAddress().getHostAddress() + ":" + t.getPort()).toList();
-    if (to.isEmpty()) {
-      return new Path(server, access.inbound(), policy, ruleName, behavior, zoneName, to, Way.REFUSED,
-          "REFUSED: " + (zone != null ? "zone " + zoneName + " does not admit this client, and " : "")
+    if (route instanceof Route.Refused refused) {
+      String zoneName = refused.zone() == null ? null : refused.zone().config().getName();
+      return new Path(server, access.inbound(), policy, ruleName, behavior, zoneName, List.of(), Way.REFUSED,
+          "REFUSED: " + (zoneName != null ? "zone " + zoneName + " does not admit this client, and " : "")
               + "no server policy forwards for it");
     }
+    Route.Forwarded forwarded = (Route.Forwarded) route;
+    String zoneName = forwarded.zone() == null ? null : forwarded.zone().config().getName();
+    List<String> to = forwarded.targets().stream().map(t -> t.getAddress().getHostAddress() + ":" + t.getPort())
+        .toList();
     return new Path(server, access.inbound(), policy, ruleName, behavior, zoneName, to, Way.FORWARDED,
-        "forwarded by " + (visible ? "forwarding zone " + zoneName : "server policy " + server)
+        "forwarded by " + (zoneName != null ? "forwarding zone " + zoneName : "server policy " + server)
             + " to " + String.join(", ", to) + " (within dns.forward.rate.per.client)");
   }
 

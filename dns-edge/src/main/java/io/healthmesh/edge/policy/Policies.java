@@ -30,11 +30,7 @@ public record Policies(List<Attached> responsePolicies, List<ServerPolicyView> s
    * it: no server policy logs or admits the client inbound, and no rule of its response policy
    * matches the name. {@code name} is read only when a response policy covers the client.
    */
-  public boolean leaveToZones(InetAddress client, java.util.function.Supplier<Name> name) {
-    if (isEmpty()) {
-      return true;
-    }
-    Access access = access(client);
+  public boolean leaveToZones(Access access, java.util.function.Supplier<Name> name) {
     if (access.serverPolicy() != null && (access.serverPolicy().logging() || access.inbound())) {
       return false;
     }

@@ -6,6 +6,7 @@ import io.healthmesh.edge.routing.Decision;
 import io.healthmesh.edge.routing.RoutingEngine;
 import io.healthmesh.edge.routing.SubnetRegions;
 import io.healthmesh.edge.state.RecordSetEntry;
+import io.healthmesh.edge.state.Route;
 import io.healthmesh.edge.state.Snapshot;
 import io.healthmesh.edge.state.Zone;
 import java.io.IOException;
@@ -124,21 +125,28 @@ public final class Responder {
    */
   public byte[] reply(byte[] packet, InetAddress client, boolean tcp, Later later) {
     Snapshot current = snapshot.get();
-    if (current.policies().isEmpty() || current.policies().leaveToZones(client, () -> FastPath.questionName(packet))) {
+    // The client's policies, found once: the fast path's test and the full path both need them.
+    Access access = current.policies().isEmpty() ? null : current.policies().access(client);
+    if (access == null || current.policies().leaveToZones(access, () -> FastPath.questionName(packet))) {
       byte[] fast = FastPath.reply(packet, client, tcp, current, engine, edgeRegion, random.get(), decisions);
       if (fast != null) {
         return fast;
       }
     }
-    return fullReply(packet, client, tcp, later);
+    return fullReply(packet, client, tcp, later, current, access);
   }
 
   /** Every query through dnsjava's message model; the fast path's fallback, and its reference. */
   byte[] fullReply(byte[] packet, InetAddress client, boolean tcp) {
-    return fullReply(packet, client, tcp, () -> reply -> { });
+    return fullReply(packet, client, tcp, () -> reply -> { }, snapshot.get(), null);
   }
 
-  private byte[] fullReply(byte[] packet, InetAddress client, boolean tcp, Later later) {
+  /**
+   * @param current the snapshot the query is answered from, one for the whole query
+   * @param access the client's policies in it, or null when not found yet
+   */
+  private byte[] fullReply(byte[] packet, InetAddress client, boolean tcp, Later later, Snapshot current,
+      Access found) {
     long started = System.nanoTime();
     Message query;
     try {
@@ -164,30 +172,28 @@ public final class Responder {
     if (opt != null && opt.getVersion() > 0) {
       return error(query, Rcode.BADVERS);
     }
-    Snapshot current = snapshot.get();
     if (!current.ready()) {
       return error(query, notReadyRcode);
     }
-    Access access = current.policies().access(client);
-    RuleEntry rule = access.responsePolicy() == null ? null : access.responsePolicy().match(question.getName());
-    if (rule != null && !rule.bypasses()) { // R-RP-1: before any zone
+    Access access = found != null ? found : current.policies().access(client);
+    Route route = current.route(access, question.getName());
+    if (route instanceof Route.ByRule byRule) { // R-RP-1: before any zone
+      RuleEntry rule = byRule.rule();
       policies.ruleApplied(rule);
       return logged(access, query, PolicyAnswer.of(query, rule, opt, maxSize(opt, tcp)), tcp, rule.source(), started);
     }
-    Zone zone = current.zoneFor(question.getName());
-    boolean visible = zone != null && (access.inbound() ? zone.access().allows(access.standsFor()) : zone.allows(client));
-    if (visible && zone.forwarding().isEmpty()) {
+    if (route instanceof Route.ByZone byZone) {
+      Zone zone = byZone.zone();
       return logged(access, query, zones.answer(query, zone, opt, maxSize(opt, tcp)), tcp, "zone:" + zone.config().getName(),
           started);
     }
     // R-SP-1: a forwarding zone's names go to its targets; names outside the zones, to the server policy's
-    List<InetSocketAddress> targets = visible ? zone.forwarding() : access.forwards()
-        ? access.serverPolicy().alternatives() : null;
-    if (targets == null || forwarding != null && !forwarding.allow(client)) {
-      policies.refused(targets == null ? "no_policy" : "rate_limited");
+    if (route instanceof Route.Refused || forwarding != null && !forwarding.allow(client)) {
+      policies.refused(route instanceof Route.Refused ? "no_policy" : "rate_limited");
       return logged(access, query, error(query, Rcode.REFUSED), tcp, "refused", started);
     }
-    targets = forwarding == null ? List.of() : forwarding.others(targets);
+    List<InetSocketAddress> targets = forwarding == null ? List.of()
+        : forwarding.others(((Route.Forwarded) route).targets());
     if (targets.isEmpty()) { // no forwarder, or the only upstream named is this edge itself
       return logged(access, query, error(query, Rcode.SERVFAIL), tcp, "servfail", started);
     }

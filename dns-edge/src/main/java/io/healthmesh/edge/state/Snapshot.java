@@ -1,6 +1,8 @@
 package io.healthmesh.edge.state;
 
+import io.healthmesh.edge.policy.Access;
 import io.healthmesh.edge.policy.Policies;
+import io.healthmesh.edge.policy.RuleEntry;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,28 @@ public record Snapshot(boolean ready, long version, List<Zone> zones, Map<String
   /** The zone that serves {@code name}, or null. */
   public Zone zoneFor(Name name) {
     return mostSpecific(zones, name);
+  }
+
+  /**
+   * The way a query for {@code qname} from {@code access} goes: a rule of its response policy
+   * (unless the rule bypasses), else the zone that serves the name if it admits the client (a
+   * client admitted inbound stands for its server policy's networks), else a forward, else REFUSED.
+   */
+  public Route route(Access access, Name qname) {
+    RuleEntry rule = access.responsePolicy() == null ? null : access.responsePolicy().match(qname);
+    if (rule != null && !rule.bypasses()) {
+      return new Route.ByRule(rule);
+    }
+    Zone zone = zoneFor(qname);
+    boolean admitted = zone != null
+        && (access.inbound() ? zone.access().allows(access.standsFor()) : zone.allows(access.client()));
+    if (admitted && zone.forwarding().isEmpty()) {
+      return new Route.ByZone(zone);
+    }
+    if (admitted) {
+      return new Route.Forwarded(zone.forwarding(), zone);
+    }
+    return access.forwards() ? new Route.Forwarded(access.serverPolicy().alternatives(), null) : new Route.Refused(zone);
   }
 
   /** Record sets served, over every zone. */
