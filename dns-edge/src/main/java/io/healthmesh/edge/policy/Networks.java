@@ -25,6 +25,16 @@ public record Networks(List<Cidr> cidrs) {
     return new Networks(cidrs);
   }
 
+  /** Whether any of these networks holds {@code address}. */
+  public boolean contains(byte[] address) {
+    for (Cidr cidr : cidrs) {
+      if (cidr.contains(address, address.length * 8)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The longest prefix of these networks that holds {@code address}; -1 when none does. */
   public int match(byte[] address) {
     int best = -1;

@@ -2,7 +2,6 @@ package io.healthmesh.edge.state;
 
 import io.healthmesh.config.ZoneVisibility;
 import io.healthmesh.edge.policy.Networks;
-import io.healthmesh.net.Cidr;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -14,10 +13,9 @@ import java.util.List;
  *
  * @param forwarding a forwarding zone's target name servers (R-SP-1); empty for any other zone
  */
-public record ZoneAccess(ZoneVisibility visibility, List<Cidr> networks, List<InetSocketAddress> forwarding) {
+public record ZoneAccess(ZoneVisibility visibility, Networks networks, List<InetSocketAddress> forwarding) {
 
   public ZoneAccess {
-    networks = List.copyOf(networks);
     forwarding = List.copyOf(forwarding);
   }
 
@@ -26,19 +24,11 @@ public record ZoneAccess(ZoneVisibility visibility, List<Cidr> networks, List<In
    * private zone answers it when one of the zone's networks overlaps one of those.
    */
   public boolean allows(Networks standsFor) {
-    return visibility == ZoneVisibility.PUBLIC || new Networks(networks).match(standsFor) >= 0;
+    return visibility == ZoneVisibility.PUBLIC || networks.match(standsFor) >= 0;
   }
 
   /** Private zones answer only clients in their networks. */
   public boolean allows(InetAddress client) {
-    if (visibility == ZoneVisibility.PUBLIC) {
-      return true;
-    }
-    for (Cidr network : networks) {
-      if (network.contains(client)) {
-        return true;
-      }
-    }
-    return false;
+    return visibility == ZoneVisibility.PUBLIC || networks.contains(client.getAddress());
   }
 }

@@ -1,9 +1,9 @@
 package io.healthmesh.edge.state;
 
 import io.healthmesh.edge.collect.ShardedMap;
+import io.healthmesh.edge.policy.Networks;
 import io.healthmesh.edge.policy.ServerPolicyView;
 import io.healthmesh.config.ManagedZone;
-import io.healthmesh.net.Cidr;
 import java.util.HashMap;
 import java.util.List;
 import java.util.HashSet;
@@ -43,7 +43,7 @@ final class ZoneBuild {
   ZoneBuild(ManagedZone config) throws TextParseException {
     this.config = config;
     this.origin = Name.fromString(config.getDnsName(), Name.root);
-    this.access = new ZoneAccess(config.getVisibility(), config.getNetworks().stream().map(Cidr::parse).toList(),
+    this.access = new ZoneAccess(config.getVisibility(), Networks.parse(config.getNetworks()),
         config.getForwardingConfig() == null ? List.of()
             : ServerPolicyView.targets(config.getForwardingConfig().getTargetNameServers()));
     this.soaHost = Name.fromString("ns1", origin);
