@@ -29,8 +29,10 @@ public final class PolicyState {
   private final Map<String, Kept<ResponsePolicy>> responsePolicies = new TreeMap<>();
   private final Map<String, Kept<ResponsePolicyRule>> rules = new HashMap<>();
   private final Map<String, Kept<ServerPolicy>> serverPolicies = new TreeMap<>();
-  /** Per policy and matched name ({@code policy|dnsName}), its rules by rule name: the first serves. */
-  private final Map<String, TreeMap<String, RuleEntry>> byName = new HashMap<>();
+  /** The entry each rule key serves with: what its removal takes out again. */
+  private final Map<String, RuleEntry> entries = new HashMap<>();
+  /** Per policy and matched name, its rules by rule name: the first serves. */
+  private final Map<Slot, TreeMap<String, RuleEntry>> byName = new HashMap<>();
   private final Map<String, RuleTable> tables = new HashMap<>();
   private final Map<String, ShardedMap.Editor<Name, RuleEntry>[]> editing = new HashMap<>();
   /** Per policy, how many wildcard names stand below a name of each label count (64: 63 and more). */
@@ -62,13 +64,16 @@ public final class PolicyState {
 
   /** A rule, checked by PolicyRules; null removes it. */
   public void rule(String key, ResponsePolicyRule rule, long offset) {
-    Kept<ResponsePolicyRule> before = put(rules, key, rule == null ? null : new Kept<>(rule, offset));
+    put(rules, key, rule == null ? null : new Kept<>(rule, offset));
+    RuleEntry before = entries.remove(key);
     if (before != null) {
-      serve(before.value(), null);
+      serve(before, false);
     }
     if (rule != null) {
       try {
-        serve(rule, RuleEntry.of(rule, offset));
+        RuleEntry entry = RuleEntry.of(rule, offset);
+        entries.put(key, entry);
+        serve(entry, true);
       } catch (IOException | RuntimeException e) {
         LOG.warn("response policy rule {} left out: {}", key, e.toString());
       }
@@ -76,33 +81,31 @@ public final class PolicyState {
     changed = true;
   }
 
-  /** Puts (or, with null, takes out) a rule's entry among the rules of its name, and serves the first of them. */
-  private void serve(ResponsePolicyRule rule, RuleEntry entry) {
-    String slot = rule.getResponsePolicy() + "|" + rule.getDnsName().toLowerCase(java.util.Locale.ROOT);
+  /** Where a policy's rules of one name compete: the exact name, or the name under a wildcard. */
+  private record Slot(String policy, Name name, boolean wildcard) {}
+
+  /** Puts (or takes out) a rule's entry among the rules of its name, and serves the first of them. */
+  private void serve(RuleEntry entry, boolean add) {
+    Slot slot = new Slot(entry.policy(), entry.name(), entry.wildcard());
     TreeMap<String, RuleEntry> same = byName.computeIfAbsent(slot, k -> new TreeMap<>());
-    if (entry == null) {
-      same.remove(rule.getRuleName());
+    if (add) {
+      same.put(entry.ruleName(), entry);
     } else {
-      same.put(rule.getRuleName(), entry);
+      same.remove(entry.ruleName());
     }
     RuleEntry first = same.isEmpty() ? null : same.firstEntry().getValue();
     if (same.isEmpty()) {
       byName.remove(slot);
     }
-    Name name = entry != null ? entry.name() : nameOf(rule);
-    if (name == null) {
-      return;
-    }
-    boolean wildcard = entry != null ? entry.wildcard() : rule.getDnsName().startsWith("*.");
-    ShardedMap.Editor<Name, RuleEntry> editor = editor(rule.getResponsePolicy())[wildcard ? 1 : 0];
-    boolean had = editor.get(name) != null;
+    ShardedMap.Editor<Name, RuleEntry> editor = editor(entry.policy())[entry.wildcard() ? 1 : 0];
+    boolean had = editor.get(entry.name()) != null;
     if (first == null) {
-      editor.remove(name);
+      editor.remove(entry.name());
     } else {
-      editor.put(name, first);
+      editor.put(entry.name(), first);
     }
-    if (wildcard && had != (first != null)) {
-      wildcardDepths.computeIfAbsent(rule.getResponsePolicy(), p -> new int[64])[Math.min(name.labels(), 63)] +=
+    if (entry.wildcard() && had != (first != null)) {
+      wildcardDepths.computeIfAbsent(entry.policy(), p -> new int[64])[Math.min(entry.name().labels(), 63)] +=
           had ? -1 : 1;
     }
   }
@@ -114,11 +117,6 @@ public final class PolicyState {
       mask |= counts[labels] > 0 ? RuleTable.depthBit(labels) : 0;
     }
     return mask;
-  }
-
-  private static Name nameOf(ResponsePolicyRule rule) {
-    Name name = io.healthmesh.edge.rules.PolicyRules.ruleName(rule.getDnsName());
-    return name == null ? null : name.isWild() ? new Name(name, 1) : name;
   }
 
   @SuppressWarnings("unchecked")
