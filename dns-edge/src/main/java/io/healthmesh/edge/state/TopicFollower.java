@@ -1,11 +1,5 @@
 package io.healthmesh.edge.state;
 
-import io.healthmesh.config.ForwardingRule;
-import io.healthmesh.config.ManagedZone;
-import io.healthmesh.config.ResourceRecordSet;
-import io.healthmesh.config.ResponsePolicy;
-import io.healthmesh.config.ResponsePolicyRule;
-import io.healthmesh.config.ServerPolicy;
 import io.healthmesh.edge.routing.PlanBuilder;
 import io.healthmesh.events.ConfigInForce;
 import io.healthmesh.events.EntityKey;
@@ -35,7 +29,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.Serializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,16 +50,11 @@ public final class TopicFollower implements AutoCloseable {
   private final Map<String, Object> consumerProps;
   private EdgeState state = new EdgeState();
   private final Consumer<Snapshot> publish;
-  private final AvroDeserializer<ManagedZone> zones;
-  private final AvroDeserializer<ResourceRecordSet> recordSets;
-  private final AvroDeserializer<ForwardingRule> rules;
-  private final AvroDeserializer<ResponsePolicy> responsePolicies;
-  private final AvroDeserializer<ResponsePolicyRule> responsePolicyRules;
-  private final AvroDeserializer<ServerPolicy> serverPolicies;
   private final AvroDeserializer<EntityKey> keys;
   private final AvroDeserializer<HealthState> states;
   private final AvroDeserializer<ConfigInForce> inForce;
-  private final Map<String, Serializer<Object>> encoders = new HashMap<>();
+  /** The configuration topics, each bound to its reader and to what in the state takes it. */
+  private final Map<String, ConfigIntake<?>> intakes = new HashMap<>();
   private final LedgerWriter ledgerWriter;
   private InForceLedger ledger;
   private final Thread thread;
@@ -94,21 +82,15 @@ public final class TopicFollower implements AutoCloseable {
     // The broker answers a fetch as soon as data arrives; the wait only bounds idle round trips.
     consumerProps.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 200);
     this.publish = publish;
-    this.zones = new AvroDeserializer<>(registry, ManagedZone.class);
-    this.recordSets = new AvroDeserializer<>(registry, ResourceRecordSet.class);
-    this.rules = new AvroDeserializer<>(registry, ForwardingRule.class);
-    this.responsePolicies = new AvroDeserializer<>(registry, ResponsePolicy.class);
-    this.responsePolicyRules = new AvroDeserializer<>(registry, ResponsePolicyRule.class);
-    this.serverPolicies = new AvroDeserializer<>(registry, ServerPolicy.class);
     this.keys = new AvroDeserializer<>(registry, EntityKey.class);
     this.states = new AvroDeserializer<>(registry, HealthState.class);
     this.inForce = new AvroDeserializer<>(registry, ConfigInForce.class);
-    encoders.put(Topics.MANAGED_ZONES.name(), encoder(Topics.MANAGED_ZONES, registry));
-    encoders.put(Topics.RESOURCE_RECORD_SETS.name(), encoder(Topics.RESOURCE_RECORD_SETS, registry));
-    encoders.put(Topics.FORWARDING_RULES.name(), encoder(Topics.FORWARDING_RULES, registry));
-    encoders.put(Topics.RESPONSE_POLICIES.name(), encoder(Topics.RESPONSE_POLICIES, registry));
-    encoders.put(Topics.RESPONSE_POLICY_RULES.name(), encoder(Topics.RESPONSE_POLICY_RULES, registry));
-    encoders.put(Topics.SERVER_POLICIES.name(), encoder(Topics.SERVER_POLICIES, registry));
+    intake(Topics.MANAGED_ZONES, registry, EdgeState::zone);
+    intake(Topics.RESOURCE_RECORD_SETS, registry, EdgeState::recordSet);
+    intake(Topics.FORWARDING_RULES, registry, EdgeState::forwardingRule);
+    intake(Topics.RESPONSE_POLICIES, registry, EdgeState::responsePolicy);
+    intake(Topics.RESPONSE_POLICY_RULES, registry, EdgeState::responsePolicyRule);
+    intake(Topics.SERVER_POLICIES, registry, EdgeState::serverPolicy);
     this.ledgerWriter = new LedgerWriter(kafkaProps, registry, meters);
     this.thread = new Thread(this::follow, "edge-topic-follower");
     thread.setDaemon(true);
@@ -297,7 +279,8 @@ public final class TopicFollower implements AutoCloseable {
         InForceLedger.Restore restore = ledger.read(key, r.value() == null ? null : inForce.deserialize(r.topic(), r.value()));
         return restore != null && configure(restore.topic(), restore.key(), restore.value(), restore.offset()) == null;
       }
-      if (!encoders.containsKey(r.topic())) {
+      ConfigIntake<?> intake = intakes.get(r.topic());
+      if (intake == null) {
         return health(r);
       }
       EdgeState.Rejection rejection = configure(r.topic(), key, r.value(), r.offset());
@@ -305,7 +288,7 @@ public final class TopicFollower implements AutoCloseable {
         ledger.accepted(r.topic(), key, r.partition(), r.offset());
         return true;
       }
-      byte[] kept = rejection.inForce() == null ? null : encoders.get(r.topic()).serialize(r.topic(), rejection.inForce());
+      byte[] kept = rejection.inForce() == null ? null : intake.encode(r.topic(), rejection.inForce());
       InForceLedger.Restore restore = ledger.rejected(r.topic(), key, r.partition(), r.offset(), rejection.problems(),
           kept, rejection.inForceOffset());
       return restore != null && configure(restore.topic(), restore.key(), restore.value(), restore.offset()) == null;
@@ -320,23 +303,12 @@ public final class TopicFollower implements AutoCloseable {
 
   /** Hands a configuration record's value to the state; null when it was taken. */
   private EdgeState.Rejection configure(String topic, String key, byte[] value, long offset) {
-    return switch (topic) {
-      case "config.managed-zone" -> state.zone(key, value == null ? null : zones.deserialize(topic, value), offset);
-      case "config.resource-record-set" -> state.recordSet(key,
-          value == null ? null : recordSets.deserialize(topic, value), offset);
-      case "config.response-policy" -> state.responsePolicy(key,
-          value == null ? null : responsePolicies.deserialize(topic, value), offset);
-      case "config.response-policy-rule" -> state.responsePolicyRule(key,
-          value == null ? null : responsePolicyRules.deserialize(topic, value), offset);
-      case "config.server-policy" -> state.serverPolicy(key,
-          value == null ? null : serverPolicies.deserialize(topic, value), offset);
-      default -> state.forwardingRule(key, value == null ? null : rules.deserialize(topic, value), offset);
-    };
+    return intakes.get(topic).take(state, topic, key, value, offset);
   }
 
-  @SuppressWarnings("unchecked")
-  private static Serializer<Object> encoder(io.healthmesh.schemas.Topic<String, ?> topic, SchemaRegistryClient registry) {
-    return (Serializer<Object>) (Serializer<?>) topic.valueSerde(registry).serializer();
+  private <T extends org.apache.avro.specific.SpecificRecord> void intake(io.healthmesh.schemas.Topic<String, T> topic,
+      SchemaRegistryClient registry, ConfigIntake.Take<T> take) {
+    intakes.put(topic.name(), new ConfigIntake<>(topic, registry, take));
   }
 
   private boolean health(ConsumerRecord<byte[], byte[]> r) {
