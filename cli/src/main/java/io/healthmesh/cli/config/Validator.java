@@ -17,6 +17,7 @@ import io.healthmesh.config.ServerPolicy;
 import io.healthmesh.config.RoutingPolicy;
 import io.healthmesh.edge.rules.DnsConfigRules;
 import io.healthmesh.edge.rules.PolicyRules;
+import io.healthmesh.rules.ConsumerRules;
 import io.healthmesh.streams.rules.ConfigRules;
 import io.healthmesh.streams.rules.DnsTargets;
 import java.util.ArrayList;
@@ -135,9 +136,15 @@ public final class Validator {
   private static List<String> backendService(Catalog c, String key, BackendService s) {
     List<String> problems = new ArrayList<>(ConfigRules.backendService(key, s));
     for (PscBackend neg : s.getPscBackends()) {
-      if (c.get(ResourceKind.FORWARDING_RULE, neg.getForwardingRule()) == null) {
+      ForwardingRule rule = c.get(ResourceKind.FORWARDING_RULE, neg.getForwardingRule());
+      if (rule == null) {
         problems.add("pscBackends[" + neg.getNegName() + "].forwardingRule: no ForwardingRule named '"
             + neg.getForwardingRule() + "' (R-CH-8)");
+      } else {
+        String endpoint = ConsumerRules.endpoint(neg.getNegName(), rule.getName(), rule.getIpAddress(), rule.getPort());
+        if (endpoint != null) {
+          problems.add(endpoint);
+        }
       }
     }
     return problems;

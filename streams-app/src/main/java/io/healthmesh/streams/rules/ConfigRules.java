@@ -11,6 +11,7 @@ import io.healthmesh.config.HealthSource;
 import io.healthmesh.config.LoadBalancingScheme;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.net.IpAddress;
+import io.healthmesh.rules.ConsumerRules;
 import io.healthmesh.rules.HealthCheckRules;
 import io.healthmesh.rules.ResourceNames;
 import java.util.ArrayList;
@@ -43,6 +44,7 @@ public final class ConfigRules {
         problems.add("endpoints: id '" + e.getId() + "' appears twice (R-EP-1)");
       }
     }
+    problems.addAll(ConsumerRules.pscBackends(s.getPscBackends()));
     return problems;
   }
 
