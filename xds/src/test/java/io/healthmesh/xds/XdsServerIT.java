@@ -32,6 +32,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import io.envoyproxy.controlplane.cache.Resources;
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.stub.StreamObserver;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -147,6 +159,84 @@ class XdsServerIT {
       assertThat(xds.leftOut().get("half").get(0)).contains("fr-nowhere").contains("R-XDS-2");
       assertThat(meters.get("healthmesh.xds.records.rejected").functionCounter().count()).isGreaterThanOrEqualTo(1);
       assertThat(meters.get("healthmesh.xds.negs.left.out").gauge().value()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aFlipPushesOnlyTheChangedAssignment_toTheStreamsSubscribedToIt() throws Exception { // R-XDS-5
+    send(Topics.BACKEND_SERVICES, "other-global", consumer("other-global",
+        neg("psc-use1", "us-east1", "fr-use1"), neg("psc-euw1", "europe-west1", "fr-euw1")));
+    try (XdsApp xds = xds(); RawStreams raw = new RawStreams(xdsPort)) {
+      raw.subscribe("other-global");
+      assertThat(raw.sotw.poll(10, TimeUnit.SECONDS).getResourcesCount()).isEqualTo(1);
+      assertThat(raw.delta.poll(10, TimeUnit.SECONDS).getResourcesCount()).isEqualTo(1);
+      decide("orders-global", List.of("europe-west1"), HealthStatus.UNHEALTHY, HealthStatus.HEALTHY);
+      decide("orders-global", List.of("us-east1"), HealthStatus.HEALTHY, HealthStatus.UNHEALTHY);
+      // Neither stream asked for orders-global: it is sent nothing.
+      assertThat(raw.sotw.poll(1, TimeUnit.SECONDS)).isNull();
+      assertThat(raw.delta.poll(1, TimeUnit.SECONDS)).isNull();
+      decide("other-global", List.of("europe-west1"), HealthStatus.UNHEALTHY, HealthStatus.HEALTHY);
+      DiscoveryResponse sotw = raw.sotw.poll(10, TimeUnit.SECONDS);
+      DeltaDiscoveryResponse delta = raw.delta.poll(10, TimeUnit.SECONDS);
+      assertThat(sotw.getResourcesCount()).isEqualTo(1);
+      assertThat(delta.getResourcesCount()).isEqualTo(1);
+      ClusterLoadAssignment cla = delta.getResources(0).getResource().unpack(ClusterLoadAssignment.class);
+      assertThat(cla.getClusterName()).isEqualTo("other-global");
+      assertThat(cla.getEndpoints(0).getLocality().getRegion()).isEqualTo("europe-west1");
+      assertThat(cla.getEndpoints(0).getPriority()).isZero();
+      assertThat(sotw.getResources(0).unpack(ClusterLoadAssignment.class)).isEqualTo(cla);
+    }
+  }
+
+  /** A state-of-the-world and a delta ADS stream, each subscribed to one load assignment, acknowledging all. */
+  static final class RawStreams implements AutoCloseable {
+    final BlockingQueue<DiscoveryResponse> sotw = new LinkedBlockingQueue<>();
+    final BlockingQueue<DeltaDiscoveryResponse> delta = new LinkedBlockingQueue<>();
+    private final ManagedChannel channel;
+    private StreamObserver<DiscoveryRequest> sotwOut;
+    private StreamObserver<DeltaDiscoveryRequest> deltaOut;
+
+    RawStreams(int port) {
+      channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+    }
+
+    void subscribe(String cluster) {
+      var stub = AggregatedDiscoveryServiceGrpc.newStub(channel);
+      Node node = Node.newBuilder().setId("raw-" + cluster).build();
+      sotwOut = stub.streamAggregatedResources(observer(r -> {
+        sotw.add(r);
+        sotwOut.onNext(DiscoveryRequest.newBuilder().setTypeUrl(Resources.V3.ENDPOINT_TYPE_URL)
+            .addResourceNames(cluster).setVersionInfo(r.getVersionInfo()).setResponseNonce(r.getNonce()).build());
+      }));
+      sotwOut.onNext(DiscoveryRequest.newBuilder().setNode(node).setTypeUrl(Resources.V3.ENDPOINT_TYPE_URL)
+          .addResourceNames(cluster).build());
+      deltaOut = stub.deltaAggregatedResources(observer(r -> {
+        delta.add(r);
+        deltaOut.onNext(DeltaDiscoveryRequest.newBuilder().setTypeUrl(Resources.V3.ENDPOINT_TYPE_URL)
+            .setResponseNonce(r.getNonce()).build());
+      }));
+      deltaOut.onNext(DeltaDiscoveryRequest.newBuilder().setNode(node).setTypeUrl(Resources.V3.ENDPOINT_TYPE_URL)
+          .addResourceNamesSubscribe(cluster).build());
+    }
+
+    private static <T> StreamObserver<T> observer(java.util.function.Consumer<T> next) {
+      return new StreamObserver<>() {
+        @Override
+        public void onNext(T value) {
+          next.accept(value);
+        }
+
+        @Override
+        public void onError(Throwable t) {}
+
+        @Override
+        public void onCompleted() {}
+      };
+    }
+
+    @Override
+    public void close() {
+      channel.shutdownNow();
     }
   }
 
