@@ -16,6 +16,9 @@ import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.HealthStreamsApp;
 import io.healthmesh.streams.StreamsSettings;
+import io.healthmesh.xds.RegionService;
+import io.healthmesh.xds.XdsApp;
+import io.healthmesh.xds.XdsSettings;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,6 +48,7 @@ final class Demo implements AutoCloseable {
   String registryUrl;
   String bootstrap;
   final List<EdgeApp> edges = new ArrayList<>();
+  XdsApp xds;
   final Map<String, MetricsServer> metrics = new java.util.LinkedHashMap<>();
 
   private Demo(Path dataDir) {
@@ -55,11 +59,16 @@ final class Demo implements AutoCloseable {
    * Where the demo listens; 0 picks a free port.
    *
    * @param dns one port per region of {@link SampleConfig#REGIONS}
-   * @param metrics the first of four consecutive metrics ports: topology, the two edges, registry
+   * @param metrics the first of five consecutive metrics ports: topology, the two edges, registry, xDS server
+   * @param xds the xDS server's port
    */
-  record Ports(int kafka, int registry, List<Integer> dns, int metrics) {
+  record Ports(int kafka, int registry, List<Integer> dns, int metrics, int xds) {
+    Ports(int kafka, int registry, List<Integer> dns, int metrics) {
+      this(kafka, registry, dns, metrics, 0);
+    }
+
     static Ports free() {
-      return new Ports(0, 0, List.of(0, 0), 0);
+      return new Ports(0, 0, List.of(0, 0), 0, 0);
     }
 
     int metrics(int index) {
@@ -130,6 +139,7 @@ final class Demo implements AutoCloseable {
             edgeMeters, edge::ready));
       }
       demo.serve("registry", registryMetrics);
+      demo.startXds(client, ports);
       if (simulate) {
         awaitConfigurationTakenIn(kafka, client, Duration.ofSeconds(60));
         demo.faults = Faults.follow(kafka.bootstrapServers(), client);
@@ -146,6 +156,30 @@ final class Demo implements AutoCloseable {
     }
   }
 
+  /**
+   * The consumer side of the sample: a small gRPC backend on each published service's address
+   * that answers its region, and the xDS server that tells clients which region to call (R-XDS-1).
+   */
+  private void startXds(SchemaRegistryClient client, Ports ports) {
+    for (Resource r : SampleConfig.resources()) {
+      if (r.kind() == ResourceKind.FORWARDING_RULE
+          && ((io.healthmesh.config.ForwardingRule) r.value()).getPublishedService()) {
+        io.healthmesh.config.ForwardingRule rule = (io.healthmesh.config.ForwardingRule) r.value();
+        started.add(RegionService.start(rule.getIpAddress(), rule.getPort(), rule.getRegion()));
+      }
+    }
+    Properties x = new Properties();
+    x.setProperty(XdsSettings.BOOTSTRAP_SERVERS, bootstrap);
+    x.setProperty(XdsSettings.SCHEMA_REGISTRY_URL, registryUrl);
+    x.setProperty(XdsSettings.PORT, String.valueOf(ports.xds()));
+    x.setProperty(XdsSettings.NAME, "xds-demo");
+    XdsSettings settings = XdsSettings.from(x);
+    PrometheusMeterRegistry meters = MetricsServer.newRegistry("xds", "xds", settings.name());
+    xds = XdsApp.start(settings, client, meters);
+    started.add(xds);
+    serve("xds", MetricsServer.start("127.0.0.1", ports.metrics(4), meters, xds::ready));
+  }
+
   private void serve(String component, MetricsServer server) {
     started.add(server);
     metrics.put(component, server);
@@ -160,9 +194,11 @@ final class Demo implements AutoCloseable {
       lines.add("edge " + SampleConfig.REGIONS.get(i) + ":  dig @127.0.0.1 -p " + edges.get(i).port() + " api.example.internal +short");
     }
     int port = edges.get(0).port();
-    lines.add("failover:  dig @127.0.0.1 -p " + port + " db.example.internal +short   (primary 10.1.0.100, 10% trickle)");
+    lines.add("failover:  dig @127.0.0.1 -p " + port + " db.example.internal +short   (primary 127.0.1.100, 10% trickle)");
     lines.add("geo:       dig @127.0.0.1 -p " + port + " www.example.internal +short");
     lines.add("           dig @127.0.0.1 -p " + port + " www.example.internal +short +subnet=10.200.0.0/16");
+    String xdsFlag = xds.port() == 18000 ? "" : " --server 127.0.0.1:" + xds.port();
+    lines.add("gRPC/xDS:  ./healthctl xds watch orders-global" + xdsFlag + "   (xds:///orders-global, R-CH-8 failover)");
     lines.add("break it:  ./healthctl demo fail orders-use1      (or orders-use1/vm-1)");
     lines.add("heal it:   ./healthctl demo heal all");
     lines.add("config:    ./healthctl get all        ./healthctl apply -f examples/demo.yaml");

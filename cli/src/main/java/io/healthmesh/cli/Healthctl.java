@@ -14,6 +14,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "healthctl", mixinStandardHelpOptions = true, version = "healthctl 0.1.0",
     description = "Health-aware DNS routing on Kafka.", subcommands = {ApplyCommand.Apply.class, ApplyCommand.Validate.class, GetCommand.class, StatusCommand.class, DeleteCommand.class,
         ProbeCommand.class, AuditCommand.class, TopicsCommand.class, ServeCommand.Topology.class, ServeCommand.Edge.class, ServeCommand.Registry.class,
+        XdsCommand.class,
         Healthctl.DemoCommand.class})
 public final class Healthctl implements Callable<Integer> {
 
@@ -37,7 +38,8 @@ public final class Healthctl implements Callable<Integer> {
   }
 
   @Command(name = "demo", mixinStandardHelpOptions = true,
-      description = "Run broker, registry, topology, two DNS edges and a probe simulator in this process.",
+      description = "Run broker, registry, topology, two DNS edges, the xDS server with a backend per region and a"
+        + " probe simulator in this process.",
       subcommands = {FailCommand.class, HealCommand.class})
   static final class DemoCommand implements Callable<Integer> {
     @Option(names = "--data-dir", defaultValue = "data/demo", description = "Where the demo keeps its data (default: ${DEFAULT-VALUE}).")
@@ -50,9 +52,12 @@ public final class Healthctl implements Callable<Integer> {
         description = "UDP/TCP ports of the us-east1 and europe-west1 edges (default: ${DEFAULT-VALUE}).")
     List<Integer> dnsPorts;
 
-    @Option(names = "--metrics-port", defaultValue = "9401", description = "First of four metrics ports: topology,"
-        + " edge us-east1, edge europe-west1, registry; 0 picks free ones (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--metrics-port", defaultValue = "9401", description = "First of five metrics ports: topology,"
+        + " edge us-east1, edge europe-west1, registry, xDS server; 0 picks free ones (default: ${DEFAULT-VALUE}).")
     int metricsPort;
+
+    @Option(names = "--xds-port", defaultValue = "18000", description = "xDS server port (default: ${DEFAULT-VALUE}).")
+    int xdsPort;
 
     @Option(names = "--kafka-port", defaultValue = "9092", description = "Kafka broker port (default: ${DEFAULT-VALUE}).")
     int kafkaPort;
@@ -70,7 +75,7 @@ public final class Healthctl implements Callable<Integer> {
             + SampleConfig.REGIONS.size() + " ports, one per edge");
       }
       System.out.println("starting the healthmesh demo ...");
-      Demo demo = Demo.start(dataDir.toAbsolutePath(), fresh, new Demo.Ports(kafkaPort, registryPort, dnsPorts, metricsPort),
+      Demo demo = Demo.start(dataDir.toAbsolutePath(), fresh, new Demo.Ports(kafkaPort, registryPort, dnsPorts, metricsPort, xdsPort),
           !noSimulator);
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -123,7 +128,8 @@ public final class Healthctl implements Callable<Integer> {
 
     @Override
     String done(String target) {
-      return target + " now fails its health checks; watch dig answer from the other region";
+      return target + " now fails its health checks; watch dig, and healthctl xds watch orders-global, move to the"
+          + " other region";
     }
   }
 

@@ -36,9 +36,9 @@ class AuditIT {
     demo.faults.heal("all");
     Thread.sleep(4_000);
     demo.faults.fail("orders-use1");
-    DemoAnswers.awaitMajority(demo, "failover", "db", "10.2.0.100", Duration.ofSeconds(30));
+    DemoAnswers.awaitMajority(demo, "failover", "db", "127.0.2.100", Duration.ofSeconds(30));
     demo.faults.heal("all");
-    DemoAnswers.awaitMajority(demo, "recovery", "db", "10.1.0.100", Duration.ofSeconds(30));
+    DemoAnswers.awaitMajority(demo, "recovery", "db", "127.0.1.100", Duration.ofSeconds(30));
     Thread.sleep(2_000);
   }
 
@@ -78,23 +78,23 @@ class AuditIT {
     Instant up = at(fr, "UNHEALTHY->HEALTHY");
 
     Map<String, Double> healthy = outcomes("db.example.internal", down.minusMillis(1));
-    assertThat(healthy.keySet()).containsExactlyInAnyOrder("PRIMARY 10.1.0.100", "TRICKLE 10.2.0.100");
-    assertThat(healthy.get("PRIMARY 10.1.0.100")).isCloseTo(0.9, org.assertj.core.data.Offset.offset(0.01)); // R-FO-1
-    assertThat(healthy.get("TRICKLE 10.2.0.100")).isCloseTo(0.1, org.assertj.core.data.Offset.offset(0.01)); // R-FO-3
-    assertThat(outcomes("db.example.internal", down)).containsOnlyKeys("FAILOVER 10.2.0.100"); // R-FO-2
-    assertThat(outcomes("db.example.internal", up.minusMillis(1))).containsOnlyKeys("FAILOVER 10.2.0.100");
-    assertThat(outcomes("db.example.internal", up).keySet()).contains("PRIMARY 10.1.0.100");
+    assertThat(healthy.keySet()).containsExactlyInAnyOrder("PRIMARY 127.0.1.100", "TRICKLE 127.0.2.100");
+    assertThat(healthy.get("PRIMARY 127.0.1.100")).isCloseTo(0.9, org.assertj.core.data.Offset.offset(0.01)); // R-FO-1
+    assertThat(healthy.get("TRICKLE 127.0.2.100")).isCloseTo(0.1, org.assertj.core.data.Offset.offset(0.01)); // R-FO-3
+    assertThat(outcomes("db.example.internal", down)).containsOnlyKeys("FAILOVER 127.0.2.100"); // R-FO-2
+    assertThat(outcomes("db.example.internal", up.minusMillis(1))).containsOnlyKeys("FAILOVER 127.0.2.100");
+    assertThat(outcomes("db.example.internal", up).keySet()).contains("PRIMARY 127.0.1.100");
 
     Map<String, Double> wrrDown = outcomes("api.example.internal", down);
-    assertThat(wrrDown).containsOnlyKeys("WEIGHT_DRAW 10.2.0.100"); // R-WRR-5: its 25% moved to the healthy item
+    assertThat(wrrDown).containsOnlyKeys("WEIGHT_DRAW 127.0.2.100"); // R-WRR-5: its 25% moved to the healthy item
     Map<String, Double> wrrUp = outcomes("api.example.internal", up);
-    assertThat(wrrUp.get("WEIGHT_DRAW 10.1.0.100")).isCloseTo(0.25, org.assertj.core.data.Offset.offset(0.01)); // R-WRR-2
+    assertThat(wrrUp.get("WEIGHT_DRAW 127.0.1.100")).isCloseTo(0.25, org.assertj.core.data.Offset.offset(0.01)); // R-WRR-2
 
     String text = run("audit", "explain", "db.example.internal", "A", "--at", down.toString(), "--region", "us-east1").out();
-    assertThat(text).contains("internal/db.example.internal./A", "policy: FAILOVER", "10.1.0.100  UNHEALTHY since " + down,
+    assertThat(text).contains("internal/db.example.internal./A", "policy: FAILOVER", "127.0.1.100  UNHEALTHY since " + down,
         "100.00%", "R-FO-2");
     assertThat(run("audit", "explain", "www.example.internal", "A", "--at", up.toString(), "--client-subnet",
-        "10.200.1.0/24", "--subnet-regions", "10.200.0.0/16=europe-west1").out()).contains("GEO_MATCH", "10.2.0.100");
+        "10.200.1.0/24", "--subnet-regions", "10.200.0.0/16=europe-west1").out()).contains("GEO_MATCH", "127.0.2.100");
     // R-GEO-1 as the edge judges it: a /8 source prefix does not say the client is inside the /16.
     assertThat(run("audit", "explain", "www.example.internal", "A", "--at", up.toString(), "--client-subnet",
         "10.200.1.0/8", "--subnet-regions", "10.200.0.0/16=europe-west1", "--region", "us-east1").out())

@@ -20,14 +20,18 @@ class DemoIT {
   void failsOverInDnsWithinSeconds_whenABackendFails_andComesBackOnRestart(@TempDir Path dir) throws Exception {
     try (Demo demo = Demo.start(dir, true, Demo.Ports.free())) {
       assertThat(demo.banner()).contains("dig @127.0.0.1 -p " + demo.edges.get(0).port() + " api.example.internal");
-      DemoAnswers.awaitMajority(demo, "up", "db", "10.1.0.100", Duration.ofSeconds(30));
+      DemoAnswers.awaitMajority(demo, "up", "db", "127.0.1.100", Duration.ofSeconds(30));
+      String xds = "127.0.0.1:" + demo.xds.port();
+      assertThat(demo.banner()).contains("./healthctl xds watch orders-global --server " + xds);
+      awaitCalls(demo, "us-east1"); // R-XDS-1: gRPC's own xDS client reaches the preferred region
 
       // From another terminal: no --data-dir, the demo is reached through its Kafka.
       Cli.Run fail = Cli.execute(demo.bootstrap, demo.registryUrl, "demo", "fail", "orders-use1");
       assertThat(fail.exit()).as(fail.err()).isZero();
       assertThat(fail.out()).contains("orders-use1 now fails").contains("failing now: orders-use1");
-      DemoAnswers.awaitMajority(demo, "failover to the backup", "db", "10.2.0.100", Duration.ofSeconds(20));
-      DemoAnswers.awaitMajority(demo, "WRR shifts its share", "api", "10.2.0.100", Duration.ofSeconds(5));
+      DemoAnswers.awaitMajority(demo, "failover to the backup", "db", "127.0.2.100", Duration.ofSeconds(20));
+      DemoAnswers.awaitMajority(demo, "WRR shifts its share", "api", "127.0.2.100", Duration.ofSeconds(5));
+      awaitCalls(demo, "europe-west1"); // R-XDS-4: the consumer's calls fail over as R-CH-8 decides
       Cli.Run down = Cli.execute(demo.bootstrap, demo.registryUrl, "status", "--kind", "endpoint", "--state", "UNHEALTHY");
       assertThat(down.exit()).as(down.err()).isZero();
       assertThat(down.out()).contains("orders-use1/vm-1").contains("UNHEALTHY").contains("2 up/2 down")
@@ -38,13 +42,14 @@ class DemoIT {
 
       Cli.Run heal = Cli.execute(demo.bootstrap, demo.registryUrl, "demo", "heal", "all");
       assertThat(heal.out()).contains("nothing fails now");
-      DemoAnswers.awaitMajority(demo, "back on the primary", "db", "10.1.0.100", Duration.ofSeconds(20));
+      DemoAnswers.awaitMajority(demo, "back on the primary", "db", "127.0.1.100", Duration.ofSeconds(20));
+      awaitCalls(demo, "us-east1");
     }
     Cli.Run none = Cli.execute("127.0.0.1:" + freePort(), "http://127.0.0.1:" + freePort(), "demo", "fail", "orders-use1");
     assertThat(none.exit()).as("no demo runs: a failure, not a silent success").isEqualTo(1);
     assertThat(none.err()).contains("no Kafka answers at");
     try (Demo again = Demo.start(dir, false, Demo.Ports.free())) {
-      DemoAnswers.awaitMajority(again, "restarted on its data", "www", "10.1.0.100", Duration.ofSeconds(30));
+      DemoAnswers.awaitMajority(again, "restarted on its data", "www", "127.0.1.100", Duration.ofSeconds(30));
     }
   }
 
@@ -60,6 +65,21 @@ class DemoIT {
       System.setErr(err);
     }
     assertThat(captured.toString()).contains("Usage:");
+  }
+
+  /** Until {@code healthctl xds watch} sees every call of a second answered by {@code region} alone. */
+  private static void awaitCalls(Demo demo, String region) {
+    AtomicReference<String> last = new AtomicReference<>("");
+    try {
+      await("calls through xds:///orders-global reach " + region).atMost(Duration.ofSeconds(30)).until(() -> {
+        Cli.Run run = Cli.execute(null, null, "xds", "watch", "orders-global", "--server",
+            "127.0.0.1:" + demo.xds.port(), "--count", "1");
+        last.set(run.out() + run.err());
+        return run.exit() == 0 && run.out().matches("(?s).*orders-global -> \\{" + region + "=\\d+}\\s*");
+      });
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(e.getMessage() + "; xds watch said:\n" + last.get(), e);
+    }
   }
 
   /** Until {@code status --edges} lists both edges serving the same state; the last output is in the failure. */

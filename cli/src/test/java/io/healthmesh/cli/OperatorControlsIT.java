@@ -63,7 +63,7 @@ class OperatorControlsIT {
           primaryTargets:
             internalLoadBalancers: [{forwardingRule: fr-flappy}]
           backupGeoTargets:
-            items: [{location: us-east1, rrdatas: [10.2.0.100]}]
+            items: [{location: us-east1, rrdatas: [127.0.2.100]}]
       ---
       kind: ResourceRecordSet
       zone: internal
@@ -161,17 +161,17 @@ class OperatorControlsIT {
         List.of("HEALTHY")::equals);
     awaitAnswer("flappy", "10.3.0.100", Duration.ofSeconds(20));
     prober.success = false;
-    awaitAnswer("flappy", "10.2.0.100", Duration.ofSeconds(20)); // one failure is allowed: plain failover
+    awaitAnswer("flappy", "127.0.2.100", Duration.ofSeconds(20)); // one failure is allowed: plain failover
     prober.success = true;
     awaitAnswer("flappy", "10.3.0.100", Duration.ofSeconds(20));
     prober.success = false; // the second within the window: held down for 12 s
-    awaitAnswer("flappy", "10.2.0.100", Duration.ofSeconds(20));
+    awaitAnswer("flappy", "127.0.2.100", Duration.ofSeconds(20));
     prober.success = true;
     Instant healed = Instant.now();
     // Healthy results every second, and still on the backup while held.
     for (int i = 0; i < 10; i++) {
       assertThat(answers("flappy")).as("held %s after healing", Duration.between(healed, Instant.now()))
-          .containsOnly("10.2.0.100");
+          .containsOnly("127.0.2.100");
       if (Duration.between(healed, Instant.now()).toSeconds() >= 6) {
         break;
       }

@@ -42,6 +42,9 @@ public final class Benchmarks {
       System.setProperty("bench.target", "external");
       PropagationBenchmark.main(new String[0]);
     }
+    if (which.equals("all") || which.equals("xds")) {
+      XdsBenchmark.main(new String[0]);
+    }
     if (which.equals("all") || which.equals("audit")) {
       AuditBenchmark.main(new String[0]);
     }

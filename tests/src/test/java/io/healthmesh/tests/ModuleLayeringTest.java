@@ -20,7 +20,7 @@ class ModuleLayeringTest {
   @ArchTest
   static final ArchRule sharedModuleUsesNoOtherModule = noClasses().that().resideInAnyPackage(SHARED)
       .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.kafka.embedded..", "io.healthmesh.registry..",
-          "io.healthmesh.streams..", "io.healthmesh.edge..", "io.healthmesh.cli..");
+          "io.healthmesh.streams..", "io.healthmesh.edge..", "io.healthmesh.xds..", "io.healthmesh.cli..");
 
   @ArchTest
   static final ArchRule registryUsesOnlyTheSharedModule = noClasses().that().resideInAPackage("io.healthmesh.registry..")
@@ -29,11 +29,19 @@ class ModuleLayeringTest {
 
   @ArchTest
   static final ArchRule topologyNeverUsesTheEdgeOrTheCli = noClasses().that().resideInAPackage("io.healthmesh.streams..")
-      .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.edge..", "io.healthmesh.cli..");
+      .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.edge..", "io.healthmesh.xds..",
+          "io.healthmesh.cli..");
 
   @ArchTest
   static final ArchRule edgeNeverUsesTheTopologyOrTheCli = noClasses().that().resideInAPackage("io.healthmesh.edge..")
-      .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.streams..", "io.healthmesh.cli..");
+      .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.streams..", "io.healthmesh.xds..",
+          "io.healthmesh.cli..");
+
+  /** The xDS server reads what the topology publishes, as the edge does, and uses neither. */
+  @ArchTest
+  static final ArchRule xdsServerUsesOnlyTheSharedModule = noClasses().that().resideInAPackage("io.healthmesh.xds..")
+      .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.streams..", "io.healthmesh.edge..",
+          "io.healthmesh.cli..", "io.healthmesh.registry..", "io.healthmesh.kafka.embedded..");
 
   // Inside the topology: each stage is a room that sees only the shared rooms beneath it (codec,
   // output, store, rules), never another stage or the wiring (io.healthmesh.streams itself).

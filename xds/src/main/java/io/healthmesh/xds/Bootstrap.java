@@ -13,9 +13,9 @@ public final class Bootstrap {
 
   /** @param servers {@code host:port} of each xDS server; a client fails over among them in order */
   public static String grpc(List<String> servers, String nodeId) {
-    String list = servers.stream().map(s -> """
-            {"server_uri": "%s", "channel_creds": [{"type": "insecure"}], "server_features": ["xds_v3"]}"""
-        .formatted(s)).collect(Collectors.joining(",\n"));
+    String list = servers.stream().map(s -> "    {\"server_uri\": \"" + s
+        + "\", \"channel_creds\": [{\"type\": \"insecure\"}], \"server_features\": [\"xds_v3\"]}")
+        .collect(Collectors.joining(",\n"));
     return """
         {
           "xds_servers": [

@@ -49,8 +49,13 @@ public final class RegionService implements AutoCloseable {
 
   /** Asks whichever backend the channel's load balancer picks for its region. */
   public static String which(Channel channel, long timeoutMillis) {
-    return ClientCalls.blockingUnaryCall(channel, WHICH,
-        CallOptions.DEFAULT.withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS), "");
+    return which(channel, timeoutMillis, false);
+  }
+
+  /** @param waitForReady wait for the channel (its first xDS resources) instead of failing at once */
+  public static String which(Channel channel, long timeoutMillis, boolean waitForReady) {
+    CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS);
+    return ClientCalls.blockingUnaryCall(channel, WHICH, waitForReady ? options.withWaitForReady() : options, "");
   }
 
   public int port() {

@@ -635,7 +635,7 @@ class ValidatorTest {
           wrr:
             items:
               - weight: %d
-                rrdatas: [10.1.0.100]
+                rrdatas: [127.0.1.100]
                 healthCheckedTargets:
                   internalLoadBalancers: [{forwardingRule: fr-orders-use1}]
               - weight: %d
@@ -654,7 +654,7 @@ class ValidatorTest {
         routingPolicy:
           primaryBackup:
             primaryTargets: {internalLoadBalancers: [{forwardingRule: fr-orders-use1}]}
-            backupGeoTargets: {items: [{location: europe-west1, rrdatas: [10.2.0.100]}]}
+            backupGeoTargets: {items: [{location: europe-west1, rrdatas: [127.0.2.100]}]}
             trickleTraffic: %s
         """.formatted(zone, trickle);
   }

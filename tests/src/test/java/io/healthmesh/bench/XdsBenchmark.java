@@ -1,0 +1,271 @@
+package io.healthmesh.bench;
+
+import io.envoyproxy.controlplane.cache.Resources;
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import io.healthmesh.config.BackendService;
+import io.healthmesh.config.BackendType;
+import io.healthmesh.config.ForwardingRule;
+import io.healthmesh.config.HealthCheckSpec;
+import io.healthmesh.config.PscBackend;
+import io.healthmesh.events.ConsumerFailover;
+import io.healthmesh.events.HealthStatus;
+import io.healthmesh.events.NegState;
+import io.healthmesh.kafka.embedded.EmbeddedKafka;
+import io.healthmesh.registry.RegistrySettings;
+import io.healthmesh.registry.SchemaRegistry;
+import io.healthmesh.schemas.RestSchemaRegistryClient;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topic;
+import io.healthmesh.schemas.Topics;
+import io.healthmesh.xds.XdsApp;
+import io.healthmesh.xds.XdsSettings;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * The xDS server at scale (targets of #29): 10,000 consumer backend services over 3 regions, each
+ * NEG on its own published service, and 1,000 ADS streams (half state of the world, half delta),
+ * ten on each of 100 consumers' load assignments. A flip is a new failover decision written to
+ * {@code consumer-failover} as the topology writes it; timed from the write to its arrival on
+ * every stream subscribed to that consumer, with the bytes each flip cost and the responses that
+ * reached streams not subscribed to it (should be none). Also: a fresh server's catch-up and the
+ * heap it holds.
+ */
+public final class XdsBenchmark {
+  private static final int CONSUMERS = Integer.getInteger("bench.xds.consumers", 10_000);
+  private static final int STREAMS = Integer.getInteger("bench.xds.streams", 1_000);
+  private static final int WATCHED = 100;
+  private static final int FLIPS = Integer.getInteger("bench.xds.flips", 200);
+  private static final List<String> REGIONS = List.of("us-east1", "europe-west1", "asia-east1");
+
+  private XdsBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(4).start();
+        SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()))) {
+      SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
+      populate(kafka, client);
+      Properties p = new Properties();
+      p.setProperty(XdsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+      p.setProperty(XdsSettings.SCHEMA_REGISTRY_URL, registry.url());
+      p.setProperty(XdsSettings.PORT, "0");
+      System.gc();
+      long heapBefore = usedHeap();
+      long t0 = System.nanoTime();
+      try (XdsApp xds = XdsApp.start(XdsSettings.from(p), client, new SimpleMeterRegistry())) {
+        while (!xds.ready()) {
+          Thread.sleep(10);
+        }
+        double catchUp = (System.nanoTime() - t0) / 1e9;
+        System.gc();
+        long heap = usedHeap() - heapBefore;
+        System.out.printf("%nxds: %,d consumer backend services, %,d forwarding rules, %,d decisions in the topics%n",
+            CONSUMERS, CONSUMERS * REGIONS.size(), CONSUMERS);
+        System.out.printf("fresh xDS server ready after %.1f s (target <= 10 s); heap it holds after GC %,d MB"
+            + " (target: RSS <= 1,024 MB)%n", catchUp, heap >> 20);
+        flips(kafka, client, xds.port());
+      }
+    }
+  }
+
+  private static void flips(EmbeddedKafka kafka, SchemaRegistryClient client, int port) throws Exception {
+    Map<String, Long> flippedAt = new ConcurrentHashMap<>();
+    List<Long> latencies = java.util.Collections.synchronizedList(new ArrayList<>());
+    AtomicLong bytes = new AtomicLong();
+    AtomicLong stray = new AtomicLong();
+    AtomicLong received = new AtomicLong();
+    List<ManagedChannel> channels = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      channels.add(ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build());
+    }
+    Receiver receiver = (consumer, size) -> {
+      Long at = flippedAt.get(consumer);
+      if (at == null) {
+        stray.incrementAndGet();
+        return;
+      }
+      latencies.add(System.nanoTime() - at);
+      bytes.addAndGet(size);
+      received.incrementAndGet();
+    };
+    for (int s = 0; s < STREAMS; s++) {
+      String consumer = name(s % WATCHED);
+      var stub = AggregatedDiscoveryServiceGrpc.newStub(channels.get(s % channels.size()));
+      if (s % 2 == 0) {
+        sotw(stub, consumer, receiver);
+      } else {
+        delta(stub, consumer, receiver);
+      }
+    }
+    Thread.sleep(5_000); // every stream has its first answer: those are not flips
+    stray.set(0);
+    int perFlip = STREAMS / WATCHED;
+    try (KafkaProducer<String, ConsumerFailover> producer = producer(kafka, client, Topics.CONSUMER_FAILOVER)) {
+      for (int f = 0; f < FLIPS; f++) {
+        String consumer = name(f % WATCHED);
+        long before = received.get();
+        flippedAt.put(consumer, System.nanoTime());
+        producer.send(new ProducerRecord<>(Topics.CONSUMER_FAILOVER.name(), consumer, decision(f + 1))).get();
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (received.get() < before + perFlip && System.nanoTime() < deadline) {
+          Thread.sleep(1);
+        }
+        flippedAt.remove(consumer);
+        Thread.sleep(20);
+      }
+    }
+    List<Long> sorted = new ArrayList<>(latencies);
+    sorted.sort(null);
+    System.out.printf("%,d flips to %,d streams (%d per consumer; half state of the world, half delta):"
+        + " arrivals %,d of %,d; write -> stream p50 %.1f ms, p99 %.1f ms, max %.1f ms (target p99 <= 100 ms)%n",
+        FLIPS, STREAMS, perFlip, sorted.size(), (long) FLIPS * perFlip, pct(sorted, 0.5), pct(sorted, 0.99),
+        pct(sorted, 1.0));
+    System.out.printf("bytes per flip %,d (%,d per subscribed stream); responses to streams not subscribed to the"
+        + " flipped consumer: %d%n", bytes.get() / FLIPS, bytes.get() / Math.max(1, sorted.size()), stray.get());
+    channels.forEach(ManagedChannel::shutdownNow);
+  }
+
+  @FunctionalInterface
+  interface Receiver {
+    void got(String consumer, int bytes);
+  }
+
+  private static void sotw(AggregatedDiscoveryServiceGrpc.AggregatedDiscoveryServiceStub stub, String consumer,
+      Receiver receiver) {
+    @SuppressWarnings("unchecked")
+    StreamObserver<DiscoveryRequest>[] out = new StreamObserver[1];
+    boolean[] first = {true};
+    out[0] = stub.streamAggregatedResources(new Observer<>(r -> {
+      if (!first[0]) {
+        receiver.got(clusterOf(r.getResources(0)), r.getSerializedSize());
+      }
+      first[0] = false;
+      out[0].onNext(DiscoveryRequest.newBuilder().setTypeUrl(Resources.V3.ENDPOINT_TYPE_URL).addResourceNames(consumer)
+          .setVersionInfo(r.getVersionInfo()).setResponseNonce(r.getNonce()).build());
+    }));
+    out[0].onNext(DiscoveryRequest.newBuilder().setNode(Node.newBuilder().setId("bench-" + consumer))
+        .setTypeUrl(Resources.V3.ENDPOINT_TYPE_URL).addResourceNames(consumer).build());
+  }
+
+  private static void delta(AggregatedDiscoveryServiceGrpc.AggregatedDiscoveryServiceStub stub, String consumer,
+      Receiver receiver) {
+    @SuppressWarnings("unchecked")
+    StreamObserver<DeltaDiscoveryRequest>[] out = new StreamObserver[1];
+    boolean[] first = {true};
+    out[0] = stub.deltaAggregatedResources(new Observer<>((DeltaDiscoveryResponse r) -> {
+      if (!first[0]) {
+        receiver.got(clusterOf(r.getResources(0).getResource()), r.getSerializedSize());
+      }
+      first[0] = false;
+      out[0].onNext(DeltaDiscoveryRequest.newBuilder().setTypeUrl(Resources.V3.ENDPOINT_TYPE_URL)
+          .setResponseNonce(r.getNonce()).build());
+    }));
+    out[0].onNext(DeltaDiscoveryRequest.newBuilder().setNode(Node.newBuilder().setId("bench-" + consumer))
+        .setTypeUrl(Resources.V3.ENDPOINT_TYPE_URL).addResourceNamesSubscribe(consumer).build());
+  }
+
+  private static String clusterOf(com.google.protobuf.Any any) {
+    try {
+      return any.unpack(ClusterLoadAssignment.class).getClusterName();
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static final class Observer<T> implements StreamObserver<T> {
+    private final java.util.function.Consumer<T> next;
+
+    Observer(java.util.function.Consumer<T> next) {
+      this.next = next;
+    }
+
+    @Override
+    public void onNext(T value) {
+      next.accept(value);
+    }
+
+    @Override
+    public void onError(Throwable t) {}
+
+    @Override
+    public void onCompleted() {}
+  }
+
+  private static void populate(EmbeddedKafka kafka, SchemaRegistryClient client) throws Exception {
+    try (var rules = producer(kafka, client, Topics.FORWARDING_RULES);
+        var services = producer(kafka, client, Topics.BACKEND_SERVICES);
+        var decisions = producer(kafka, client, Topics.CONSUMER_FAILOVER)) {
+      for (int i = 0; i < CONSUMERS; i++) {
+        List<PscBackend> negs = new ArrayList<>();
+        for (int r = 0; r < REGIONS.size(); r++) {
+          String rule = "fr-" + i + "-" + r;
+          rules.send(new ProducerRecord<>(Topics.FORWARDING_RULES.name(), rule, ForwardingRule.newBuilder().setName(rule)
+              .setRegion(REGIONS.get(r)).setIpAddress("10." + r + "." + (i >> 8 & 255) + "." + (i & 255)).setPort(8443)
+              .setBackendService("svc-" + i + "-" + r).setPublishedService(true).build()));
+          negs.add(PscBackend.newBuilder().setNegName("neg-" + r).setRegion(REGIONS.get(r)).setForwardingRule(rule).build());
+        }
+        services.send(new ProducerRecord<>(Topics.BACKEND_SERVICES.name(), name(i), BackendService.newBuilder()
+            .setName(name(i)).setBackendType(BackendType.PRIVATE_SERVICE_CONNECT)
+            .setHealthCheck(HealthCheckSpec.newBuilder().build()).setPscBackends(negs).build()));
+        decisions.send(new ProducerRecord<>(Topics.CONSUMER_FAILOVER.name(), name(i), decision(0)));
+      }
+    }
+  }
+
+  /** The n-th decision: rotates which region is UNHEALTHY, so each one changes the load assignment. */
+  private static ConsumerFailover decision(int n) {
+    List<NegState> negs = new ArrayList<>();
+    List<String> active = new ArrayList<>();
+    for (int r = 0; r < REGIONS.size(); r++) {
+      boolean down = r == n % REGIONS.size();
+      negs.add(new NegState("neg-" + r, REGIONS.get(r), down ? HealthStatus.UNHEALTHY : HealthStatus.HEALTHY));
+      if (!down) {
+        active.add(REGIONS.get(r));
+      }
+    }
+    return new ConsumerFailover(Instant.now(), active, negs);
+  }
+
+  private static String name(int i) {
+    return "consumer-" + i;
+  }
+
+  private static <V extends SpecificRecord> KafkaProducer<String, V> producer(EmbeddedKafka kafka,
+      SchemaRegistryClient client, Topic<String, V> topic) {
+    return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+        ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.BATCH_SIZE_CONFIG, 262_144),
+        topic.keySerde(client).serializer(), topic.valueSerde(client).serializer());
+  }
+
+  private static double pct(List<Long> sorted, double q) {
+    if (sorted.isEmpty()) {
+      return Double.NaN;
+    }
+    return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1 < 0 ? 0
+        : (int) Math.ceil(q * sorted.size()) - 1)) / 1e6;
+  }
+
+  private static long usedHeap() {
+    Runtime rt = Runtime.getRuntime();
+    return rt.totalMemory() - rt.freeMemory();
+  }
+}
