@@ -97,7 +97,8 @@ public final class XdsBenchmark {
     for (int i = 0; i < 10; i++) {
       channels.add(ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build());
     }
-    Receiver receiver = (consumer, size) -> {
+    AtomicLong deltaArrivals = new AtomicLong();
+    Receiver receiver = (consumer, size, isDelta) -> {
       Long at = flippedAt.get(consumer);
       if (at == null) {
         stray.incrementAndGet();
@@ -106,6 +107,9 @@ public final class XdsBenchmark {
       latencies.add(System.nanoTime() - at);
       bytes.addAndGet(size);
       received.incrementAndGet();
+      if (isDelta) {
+        deltaArrivals.incrementAndGet();
+      }
     };
     for (int s = 0; s < STREAMS; s++) {
       String consumer = name(s % WATCHED);
@@ -124,7 +128,8 @@ public final class XdsBenchmark {
         String consumer = name(f % WATCHED);
         long before = received.get();
         flippedAt.put(consumer, System.nanoTime());
-        producer.send(new ProducerRecord<>(Topics.CONSUMER_FAILOVER.name(), consumer, decision(f + 1))).get();
+        // The consumer's k-th flip: never the decision it already has, so every flip changes its assignment.
+        producer.send(new ProducerRecord<>(Topics.CONSUMER_FAILOVER.name(), consumer, decision(f / WATCHED + 1))).get();
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (received.get() < before + perFlip && System.nanoTime() < deadline) {
           Thread.sleep(1);
@@ -139,6 +144,8 @@ public final class XdsBenchmark {
         + " arrivals %,d of %,d; write -> stream p50 %.1f ms, p99 %.1f ms, max %.1f ms (target p99 <= 100 ms)%n",
         FLIPS, STREAMS, perFlip, sorted.size(), (long) FLIPS * perFlip, pct(sorted, 0.5), pct(sorted, 0.99),
         pct(sorted, 1.0));
+    System.out.printf("arrivals on delta streams %,d, on state-of-the-world streams %,d%n", deltaArrivals.get(),
+        sorted.size() - deltaArrivals.get());
     System.out.printf("bytes per flip %,d (%,d per subscribed stream); responses to streams not subscribed to the"
         + " flipped consumer: %d%n", bytes.get() / FLIPS, bytes.get() / Math.max(1, sorted.size()), stray.get());
     channels.forEach(ManagedChannel::shutdownNow);
@@ -146,7 +153,7 @@ public final class XdsBenchmark {
 
   @FunctionalInterface
   interface Receiver {
-    void got(String consumer, int bytes);
+    void got(String consumer, int bytes, boolean delta);
   }
 
   private static void sotw(AggregatedDiscoveryServiceGrpc.AggregatedDiscoveryServiceStub stub, String consumer,
@@ -156,7 +163,7 @@ public final class XdsBenchmark {
     boolean[] first = {true};
     out[0] = stub.streamAggregatedResources(new Observer<>(r -> {
       if (!first[0]) {
-        receiver.got(clusterOf(r.getResources(0)), r.getSerializedSize());
+        receiver.got(clusterOf(r.getResources(0)), r.getSerializedSize(), false);
       }
       first[0] = false;
       out[0].onNext(DiscoveryRequest.newBuilder().setTypeUrl(Resources.V3.ENDPOINT_TYPE_URL).addResourceNames(consumer)
@@ -173,7 +180,7 @@ public final class XdsBenchmark {
     boolean[] first = {true};
     out[0] = stub.deltaAggregatedResources(new Observer<>((DeltaDiscoveryResponse r) -> {
       if (!first[0]) {
-        receiver.got(clusterOf(r.getResources(0).getResource()), r.getSerializedSize());
+        receiver.got(clusterOf(r.getResources(0).getResource()), r.getSerializedSize(), true);
       }
       first[0] = false;
       out[0].onNext(DeltaDiscoveryRequest.newBuilder().setTypeUrl(Resources.V3.ENDPOINT_TYPE_URL)
