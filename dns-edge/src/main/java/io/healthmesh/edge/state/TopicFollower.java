@@ -6,6 +6,7 @@ import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.schemas.AvroDeserializer;
+import io.healthmesh.schemas.FollowerThreads;
 import io.healthmesh.schemas.RegistryUnavailableException;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
@@ -325,30 +326,13 @@ public final class TopicFollower implements AutoCloseable {
   }
 
   private void sleep() {
-    try {
-      Thread.sleep(1000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      running = false;
-    }
+    running &= FollowerThreads.pause(Duration.ofSeconds(1));
   }
 
   @Override
   public void close() {
     running = false;
     ledgerWriter.close();
-    KafkaConsumer<byte[], byte[]> c = consumer;
-    if (c != null) {
-      c.wakeup();
-    }
-    try {
-      thread.join(1000);
-      if (thread.isAlive()) {
-        thread.interrupt(); // a wakeup does not end a wait for the registry
-        thread.join(4000);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    FollowerThreads.stop(thread, consumer);
   }
 }
