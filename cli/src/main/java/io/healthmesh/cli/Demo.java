@@ -59,7 +59,8 @@ final class Demo implements AutoCloseable {
    * Where the demo listens; 0 picks a free port.
    *
    * @param dns one port per region of {@link SampleConfig#REGIONS}
-   * @param metrics the first of five consecutive metrics ports: topology, the two edges, registry, xDS server
+   * @param metrics the first metrics port: topology, the two edges and the registry on the next three, the
+   *     xDS server on the sixth (the fifth is `probe run`'s default)
    * @param xds the xDS server's port
    */
   record Ports(int kafka, int registry, List<Integer> dns, int metrics, int xds) {
@@ -177,7 +178,7 @@ final class Demo implements AutoCloseable {
     PrometheusMeterRegistry meters = MetricsServer.newRegistry("xds", "xds", settings.name());
     xds = XdsApp.start(settings, client, meters);
     started.add(xds);
-    serve("xds", MetricsServer.start("127.0.0.1", ports.metrics(4), meters, xds::ready));
+    serve("xds", MetricsServer.start("127.0.0.1", ports.metrics(5), meters, xds::ready));
   }
 
   private void serve(String component, MetricsServer server) {

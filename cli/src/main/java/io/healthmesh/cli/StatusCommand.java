@@ -42,7 +42,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "status", mixinStandardHelpOptions = true, description = {
     "The current state of every entity, as the topology last published it to health-state:",
     "state, since when, member counts (for an endpoint: consecutive successes and failures) and thresholds.",
-    "--edges shows instead which state every DNS edge serves."})
+    "--edges shows instead which state every DNS edge serves; --xds what every xDS server sent each client."})
 final class StatusCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -69,10 +69,17 @@ final class StatusCommand implements Callable<Integer> {
   @Option(names = "--edges", description = "Which snapshot every DNS edge serves, and how far behind the topics it is.")
   boolean edges;
 
+  @Option(names = "--xds", description = "What every xDS server serves, what each client was last sent and whether it"
+      + " acknowledged it (NACKs counted, with the last reason).")
+  boolean xds;
+
   @Override
   public Integer call() throws Exception {
     if (edges) {
       return EdgeStatusView.print(cluster, format == Format.json, spec.commandLine().getOut());
+    }
+    if (xds) {
+      return XdsStatusView.print(cluster, format == Format.json, spec.commandLine().getOut());
     }
     EntityKind only = kind == null ? null : kind(kind);
     Pattern names = name == null ? null : Pattern.compile(Pattern.quote(name).replace("*", "\\E.*\\Q"));

@@ -24,6 +24,9 @@ class DemoIT {
       String xds = "127.0.0.1:" + demo.xds.port();
       assertThat(demo.banner()).contains("./healthctl xds watch orders-global --server " + xds);
       awaitCalls(demo, "us-east1"); // R-XDS-1: gRPC's own xDS client reaches the preferred region
+      await("the xDS server reports").atMost(Duration.ofSeconds(20)).until(() ->
+          Cli.execute(demo.bootstrap, demo.registryUrl, "status", "--xds").out()
+              .contains("xDS server xds-demo: ready, 1 consumer backend service(s)"));
 
       // From another terminal: no --data-dir, the demo is reached through its Kafka.
       Cli.Run fail = Cli.execute(demo.bootstrap, demo.registryUrl, "demo", "fail", "orders-use1");

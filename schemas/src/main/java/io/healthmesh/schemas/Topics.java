@@ -20,6 +20,7 @@ import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthTransition;
 import io.healthmesh.events.ProbeResult;
+import io.healthmesh.events.XdsStatus;
 import java.util.List;
 
 /** Every topic of healthmesh, with its key and value types (docs/architecture.md, "Topics"). */
@@ -77,6 +78,9 @@ public final class Topics {
   /** Keyed by edge name; each edge's latest report of what it serves. */
   public static final Topic<String, EdgeStatus> EDGE_STATUS =
       new Topic<>("edge-status", String.class, EdgeStatus.class, true);
+  /** Keyed by xDS server name; each server's latest report of what it serves and to whom. */
+  public static final Topic<String, XdsStatus> XDS_STATUS =
+      new Topic<>("xds-status", String.class, XdsStatus.class, true);
   /**
    * Keyed {@code <topic>|<record key>}: the version of a configuration record the edges keep in
    * force because later ones broke a rule, so that it survives compaction (written by the edges).
@@ -96,7 +100,7 @@ public final class Topics {
       FORWARDING_RULES, MANAGED_ZONES, RESOURCE_RECORD_SETS, RESPONSE_POLICIES, RESPONSE_POLICY_RULES, SERVER_POLICIES,
       CONFIG_DLQ,
       PROBE_RESULTS, PROBE_RESULTS_DLQ, HEALTH_STATE, HEALTH_TRANSITIONS, CONSUMER_FAILOVER,
-      DNS_DECISIONS, DNS_QUERY_LOG, EDGE_STATUS, CONFIG_IN_FORCE);
+      DNS_DECISIONS, DNS_QUERY_LOG, EDGE_STATUS, XDS_STATUS, CONFIG_IN_FORCE);
 
   private Topics() {}
 

@@ -124,6 +124,15 @@ final class Samples {
             .setPartitions(List.of(EdgePartition.newBuilder().setTopic("health-state").setPartition(0).setServed(99)
                 .setEnd(103).build()))
             .build())),
+        Map.entry(Topics.XDS_STATUS, new Sample("xds-1", io.healthmesh.events.XdsStatus.newBuilder().setServer("xds-1")
+            .setReady(true).setReportedAt(T).setConsumers(1).setLagRecords(0)
+            .setClients(List.of(io.healthmesh.events.XdsClientStatus.newBuilder().setStream(1).setNode("checkout-7f9c")
+                .setUserAgent("gRPC Java 1.85.1").setDelta(false).setOpenedAt(T)
+                .setTypes(List.of(io.healthmesh.events.XdsTypeStatus.newBuilder().setType("ClusterLoadAssignment")
+                    .setSentVersion("9f1c2a7e5b3d4c61").setSentResources(1).setSentAt(T)
+                    .setAckedVersion("9f1c2a7e5b3d4c61").setAwaitingAck(false).setNacks(0).build()))
+                .build()))
+            .build())),
         Map.entry(Topics.CONFIG_IN_FORCE, new Sample("config.resource-record-set|internal/db.example.internal./A",
             ConfigInForce.newBuilder().setTopic("config.resource-record-set").setKey("internal/db.example.internal./A")
                 .setInForceOffset(7).setInForce(java.nio.ByteBuffer.wrap(new byte[] {0, 0, 0, 0, 1, 2}))

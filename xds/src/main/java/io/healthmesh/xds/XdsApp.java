@@ -4,8 +4,11 @@ import io.envoyproxy.controlplane.cache.v3.SimpleCache;
 import io.envoyproxy.controlplane.server.V3DiscoveryServer;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.healthmesh.events.XdsStatus;
+import io.healthmesh.observability.StatusReports;
 import io.healthmesh.schemas.RetryingRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -24,6 +27,8 @@ public final class XdsApp implements AutoCloseable {
   private final StreamTracker tracker;
   private final XdsFollower follower;
   private final Server server;
+  private final String name;
+  private final StatusReports<XdsStatus> reports;
 
   private XdsApp(XdsSettings settings, SchemaRegistryClient direct, MeterRegistry meters) throws IOException {
     SchemaRegistryClient registry = new RetryingRegistryClient(direct, null).bindTo(meters);
@@ -50,6 +55,10 @@ public final class XdsApp implements AutoCloseable {
         .description("records of the followed topics that could not be read and were left out").register(meters);
     FunctionCounter.builder("healthmesh.xds.records.rejected", follower, XdsFollower::rejected)
         .description("consumer backend services that broke R-XDS-2; the previous version stays").register(meters);
+    this.name = settings.name();
+    this.reports = settings.statusInterval().isZero() ? null : new StatusReports<>(Topics.XDS_STATUS, name,
+        this::status, settings.kafkaProperties(), registry, settings.statusInterval(), meters,
+        "healthmesh.xds.status.reports");
   }
 
   /** Listens at once (clients wait for a first snapshot) and follows the topics. */
@@ -81,8 +90,16 @@ public final class XdsApp implements AutoCloseable {
     return publisher.leftOut();
   }
 
+  /** What this server reports to {@code xds-status}. */
+  public XdsStatus status() {
+    return XdsStatusReport.of(name, ready(), follower.consumers(), follower.lagRecords(), leftOut(), clients());
+  }
+
   @Override
   public void close() {
+    if (reports != null) {
+      reports.close();
+    }
     server.shutdown();
     follower.close();
     try {

@@ -4,6 +4,7 @@ import io.healthmesh.config.BackendService;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.events.ConsumerFailover;
 import io.healthmesh.schemas.AvroDeserializer;
+import io.healthmesh.schemas.FollowerThreads;
 import io.healthmesh.schemas.RegistryUnavailableException;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
@@ -72,7 +73,8 @@ final class XdsFollower implements AutoCloseable {
     this.build = Timer.builder("healthmesh.xds.snapshot.build").description("time to rebuild what a change touched")
         .publishPercentileHistogram().register(meters);
     this.propagation = Timer.builder("healthmesh.xds.change.propagation")
-        .description("from a record's write to Kafka to its snapshot being served to the clients")
+        .description("from a record's timestamp (a decision's: the probe's that caused it) to its snapshot being"
+            + " served to the clients")
         .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1)).register(meters);
     this.thread = new Thread(this::follow, "xds-topic-follower");
     thread.setDaemon(true);
@@ -167,7 +169,7 @@ final class XdsFollower implements AutoCloseable {
         return;
       } catch (RuntimeException e) {
         LOG.warn("following the topics failed, clients keep the last snapshot; retrying: {}", e.toString());
-        sleep();
+        running &= FollowerThreads.pause(Duration.ofSeconds(1));
       }
     }
   }
@@ -210,30 +212,9 @@ final class XdsFollower implements AutoCloseable {
     return true;
   }
 
-  private void sleep() {
-    try {
-      Thread.sleep(1000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      running = false;
-    }
-  }
-
   @Override
   public void close() {
     running = false;
-    KafkaConsumer<byte[], byte[]> c = consumer;
-    if (c != null) {
-      c.wakeup();
-    }
-    try {
-      thread.join(1000);
-      if (thread.isAlive()) {
-        thread.interrupt();
-        thread.join(4000);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    FollowerThreads.stop(thread, consumer);
   }
 }

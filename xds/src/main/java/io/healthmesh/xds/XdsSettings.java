@@ -9,7 +9,7 @@ import java.util.Properties;
 
 /** The xDS server's configuration, validated once at start-up; keys in the README ("Load balancers"). */
 public record XdsSettings(String name, String host, int port, String bootstrapServers, String schemaRegistryUrl,
-    Duration snapshotMaxDelay, Map<String, String> kafkaOverrides, MetricsSettings metrics) {
+    Duration snapshotMaxDelay, Duration statusInterval, Map<String, String> kafkaOverrides, MetricsSettings metrics) {
 
   public static final String NAME = "xds.name";
   public static final String HOST = "xds.host";
@@ -17,6 +17,7 @@ public record XdsSettings(String name, String host, int port, String bootstrapSe
   public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
   public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
   public static final String SNAPSHOT_MAX_DELAY_MS = "xds.snapshot.max.delay.ms";
+  public static final String STATUS_INTERVAL_MS = "xds.status.interval.ms";
   public static final String KAFKA_PREFIX = "kafka.";
 
   public XdsSettings {
@@ -31,13 +32,14 @@ public record XdsSettings(String name, String host, int port, String bootstrapSe
     String bootstrap = read.required(BOOTSTRAP_SERVERS, "host:port of a Kafka broker");
     String registry = read.required(SCHEMA_REGISTRY_URL, "base URL of the schema registry");
     int maxDelayMs = read.integer(SNAPSHOT_MAX_DELAY_MS, 20, 0, 10_000);
+    int statusMs = read.integer(STATUS_INTERVAL_MS, 5_000, 0, 600_000);
     Map<String, String> kafka = new HashMap<>();
     p.stringPropertyNames().stream().filter(k -> k.startsWith(KAFKA_PREFIX))
         .forEach(k -> kafka.put(k.substring(KAFKA_PREFIX.length()), p.getProperty(k)));
-    MetricsSettings metrics = MetricsSettings.from(read, 9405);
+    MetricsSettings metrics = MetricsSettings.from(read, 9406);
     read.check("xds-server");
-    return new XdsSettings(name, host, port, bootstrap, registry, Duration.ofMillis(maxDelayMs), kafka,
-        metrics);
+    return new XdsSettings(name, host, port, bootstrap, registry, Duration.ofMillis(maxDelayMs),
+        Duration.ofMillis(statusMs), kafka, metrics);
   }
 
   Map<String, Object> kafkaProperties() {

@@ -109,6 +109,12 @@ class XdsServerIT {
       // Every NEG UNHEALTHY: R-CH-8 fails open, and so must the clients (R-XDS-3).
       decide("orders-global", List.of("us-east1", "europe-west1"), HealthStatus.UNHEALTHY, HealthStatus.UNHEALTHY);
       calls.awaitOnly("us-east1");
+      var report = xds.status();
+      assertThat(report.getReady()).isTrue();
+      assertThat(report.getClients()).anySatisfy(c -> assertThat(c.getTypes()).allSatisfy(t -> {
+        assertThat(t.getAckedVersion()).isEqualTo(t.getSentVersion());
+        assertThat(t.getNacks()).isZero();
+      }));
       assertThat(xds.clients()).anySatisfy(c -> {
         assertThat(c.node()).isEqualTo("xds-server-it");
         assertThat(c.types()).containsKeys("Listener", "RouteConfiguration", "Cluster", "ClusterLoadAssignment");
