@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "healthctl", mixinStandardHelpOptions = true, version = "healthctl 0.1.0",
     description = "Health-aware DNS routing on Kafka.", subcommands = {ApplyCommand.Apply.class, ApplyCommand.Validate.class, GetCommand.class, StatusCommand.class, DeleteCommand.class,
         ProbeCommand.class, AuditCommand.class, TopicsCommand.class, ServeCommand.Topology.class, ServeCommand.Edge.class, ServeCommand.Registry.class,
-        XdsCommand.class,
+        XdsCommand.class, ServeCommand.Haproxy.class,
         Healthctl.DemoCommand.class})
 public final class Healthctl implements Callable<Integer> {
 
@@ -52,8 +52,9 @@ public final class Healthctl implements Callable<Integer> {
         description = "UDP/TCP ports of the us-east1 and europe-west1 edges (default: ${DEFAULT-VALUE}).")
     List<Integer> dnsPorts;
 
-    @Option(names = "--metrics-port", defaultValue = "9401", description = "First of five metrics ports: topology,"
-        + " edge us-east1, edge europe-west1, registry, xDS server; 0 picks free ones (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--metrics-port", defaultValue = "9401", description = "First metrics port: topology, edge us-east1,"
+        + " edge europe-west1 and registry on it and the next three, the xDS server on the sixth (the fifth is probe"
+        + " run's); 0 picks free ones (default: ${DEFAULT-VALUE}).")
     int metricsPort;
 
     @Option(names = "--xds-port", defaultValue = "18000", description = "xDS server port (default: ${DEFAULT-VALUE}).")

@@ -2,6 +2,8 @@ package io.healthmesh.cli;
 
 import io.healthmesh.edge.EdgeMain;
 import io.healthmesh.edge.EdgeSettings;
+import io.healthmesh.haproxy.HaproxyMain;
+import io.healthmesh.haproxy.HaproxySettings;
 import io.healthmesh.registry.RegistrySettings;
 import io.healthmesh.registry.SchemaRegistryMain;
 import io.healthmesh.streams.StreamsMain;
@@ -87,6 +89,15 @@ abstract class ServeCommand implements Callable<Integer> {
   static final class Edge extends ServeCommand {
     Edge() {
       super(EdgeSettings.BOOTSTRAP_SERVERS, EdgeSettings.SCHEMA_REGISTRY_URL, EdgeSettings.KAFKA_PREFIX, EdgeMain::main);
+    }
+  }
+
+  @Command(name = "haproxy", mixinStandardHelpOptions = true,
+      description = "Drive a running HAProxy through its runtime API with composite health's failover decisions.")
+  static final class Haproxy extends ServeCommand {
+    Haproxy() {
+      super(HaproxySettings.BOOTSTRAP_SERVERS, HaproxySettings.SCHEMA_REGISTRY_URL, HaproxySettings.KAFKA_PREFIX,
+          HaproxyMain::main);
     }
   }
 

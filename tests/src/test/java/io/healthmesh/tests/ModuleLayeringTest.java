@@ -20,7 +20,8 @@ class ModuleLayeringTest {
   @ArchTest
   static final ArchRule sharedModuleUsesNoOtherModule = noClasses().that().resideInAnyPackage(SHARED)
       .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.kafka.embedded..", "io.healthmesh.registry..",
-          "io.healthmesh.streams..", "io.healthmesh.edge..", "io.healthmesh.xds..", "io.healthmesh.cli..");
+          "io.healthmesh.streams..", "io.healthmesh.edge..", "io.healthmesh.xds..", "io.healthmesh.haproxy..",
+          "io.healthmesh.cli..");
 
   @ArchTest
   static final ArchRule registryUsesOnlyTheSharedModule = noClasses().that().resideInAPackage("io.healthmesh.registry..")
@@ -41,7 +42,13 @@ class ModuleLayeringTest {
   @ArchTest
   static final ArchRule xdsServerUsesOnlyTheSharedModule = noClasses().that().resideInAPackage("io.healthmesh.xds..")
       .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.streams..", "io.healthmesh.edge..",
-          "io.healthmesh.cli..", "io.healthmesh.registry..", "io.healthmesh.kafka.embedded..");
+          "io.healthmesh.haproxy..", "io.healthmesh.cli..", "io.healthmesh.registry..", "io.healthmesh.kafka.embedded..");
+
+  /** The HAProxy adapter reads the decisions the topology publishes and uses no other module. */
+  @ArchTest
+  static final ArchRule haproxyAdapterUsesOnlyTheSharedModule = noClasses().that().resideInAPackage("io.healthmesh.haproxy..")
+      .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.streams..", "io.healthmesh.edge..",
+          "io.healthmesh.xds..", "io.healthmesh.cli..", "io.healthmesh.registry..", "io.healthmesh.kafka.embedded..");
 
   // Inside the topology: each stage is a room that sees only the shared rooms beneath it (codec,
   // output, store, rules), never another stage or the wiring (io.healthmesh.streams itself).
