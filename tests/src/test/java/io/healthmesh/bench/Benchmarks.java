@@ -44,6 +44,7 @@ public final class Benchmarks {
     }
     if (which.equals("all") || which.equals("xds")) {
       XdsBenchmark.main(new String[0]);
+      XdsPropagationBenchmark.main(new String[0]);
     }
     if (which.equals("all") || which.equals("audit")) {
       AuditBenchmark.main(new String[0]);
