@@ -41,7 +41,7 @@ class ConfigCommandsIT {
     Files.writeString(file, Files.readString(DEMO).replace("weight: 75", "weight: 7500"));
     Cli.Run run = cli.run("apply", "-f", file.toString());
     assertThat(run.exit()).isEqualTo(2);
-    assertThat(run.err()).contains(file + ":12: routingPolicy.wrr.items[1].weight: 7500 is outside 0..1000 (R-WRR-1)")
+    assertThat(run.err()).contains(file + ":13: routingPolicy.wrr.items[1].weight: 7500 is outside 0..1000 (R-WRR-1)")
         .contains("1 problem(s); nothing was applied");
     assertThat(cli.endOffsets(CONFIG_TOPICS)).isEqualTo(before);
   }
@@ -70,7 +70,7 @@ class ConfigCommandsIT {
     Files.writeString(copy, get.out());
     Cli.Run reapply = cli.run("apply", "-f", copy.toString());
     assertThat(reapply.exit()).isZero();
-    assertThat(reapply.out().lines()).hasSize(17).allMatch(l -> l.endsWith(" unchanged"));
+    assertThat(reapply.out().lines()).hasSize(18).allMatch(l -> l.endsWith(" unchanged"));
   }
 
   @Test
@@ -269,7 +269,7 @@ class ConfigCommandsIT {
 
     Cli.Run all = cli.run("delete", "-f", DEMO.toString());
     assertThat(all.exit()).as(all.err()).isZero();
-    assertThat(all.out().lines()).hasSize(17).allMatch(l -> l.endsWith(" deleted"));
+    assertThat(all.out().lines()).hasSize(18).allMatch(l -> l.endsWith(" deleted"));
     assertThat(cli.run("get", "all").out().lines()).hasSize(1); // the header only
     assertThat(cli.run("delete", "zone", "internal").exit()).isEqualTo(1);
     assertThat(cli.run("delete", "zone", "internal", "--ignore-not-found").exit()).isZero();

@@ -9,6 +9,7 @@ import io.healthmesh.cli.config.Validator;
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.Endpoint;
 import io.healthmesh.edge.EdgeSettings;
+import io.healthmesh.xds.XdsSettings;
 import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.streams.StreamsSettings;
 import java.io.InputStream;
@@ -120,6 +121,11 @@ class DeploymentFilesTest {
               "127.0.0.1:" + edge.port() + ":" + edge.port() + "/udp", "127.0.0.1:" + edge.port() + ":" + edge.port() + "/tcp");
         }
         case "probe" -> port = parsed.matchedOptionValue("--metrics-port", 9405);
+        case "xds" -> {
+          XdsSettings xds = XdsSettings.from(settings);
+          port = xds.metrics().port();
+          assertThat((List<String>) s.get("ports")).as(name).contains("127.0.0.1:" + xds.port() + ":" + xds.port());
+        }
         default -> port = -1; // one-shots serve nothing
       }
       if (port > 0) {
@@ -130,7 +136,7 @@ class DeploymentFilesTest {
         assertThat(Integer.parseInt(m.group(1))).as(name + " healthcheck port").isEqualTo(port);
       }
     });
-    assertThat(metricsPorts).containsKeys("topology", "edge-us-east1", "edge-europe-west1", "prober");
+    assertThat(metricsPorts).containsKeys("topology", "edge-us-east1", "edge-europe-west1", "xds", "prober");
 
     String prometheus = Files.readString(ROOT.resolve("grafana/prometheus.yml"));
     Set<String> scraped = new TreeSet<>();

@@ -26,14 +26,13 @@ import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topic;
 import io.healthmesh.schemas.Topics;
-import io.healthmesh.xds.XdsApp;
 import io.healthmesh.xds.XdsSettings;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.specific.SpecificRecord;
@@ -48,7 +47,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * {@code consumer-failover} as the topology writes it; timed from the write to its arrival on
  * every stream subscribed to that consumer, with the bytes each flip cost and the responses that
  * reached streams not subscribed to it (should be none). Also: a fresh server's catch-up and the
- * heap it holds.
+ * memory it holds, as its own process with the launcher's flags.
  */
 public final class XdsBenchmark {
   private static final int CONSUMERS = Integer.getInteger("bench.xds.consumers", 10_000);
@@ -64,25 +63,33 @@ public final class XdsBenchmark {
         SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()))) {
       SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
       populate(kafka, client);
-      Properties p = new Properties();
-      p.setProperty(XdsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
-      p.setProperty(XdsSettings.SCHEMA_REGISTRY_URL, registry.url());
-      p.setProperty(XdsSettings.PORT, "0");
-      System.gc();
-      long heapBefore = usedHeap();
+      int port = freePort();
+      int metricsPort = freePort();
+      Path dir = Files.createTempDirectory("bench-xds");
       long t0 = System.nanoTime();
-      try (XdsApp xds = XdsApp.start(XdsSettings.from(p), client, new SimpleMeterRegistry())) {
-        while (!xds.ready()) {
-          Thread.sleep(10);
-        }
+      // As the launcher runs it (healthctl xds): its own JVM, with the launcher's heap bound.
+      List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-Xmx768m", "-XX:+UseG1GC", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp",
+          System.getProperty("java.class.path"), "io.healthmesh.xds.XdsMain",
+          XdsSettings.BOOTSTRAP_SERVERS + "=" + kafka.bootstrapServers(),
+          XdsSettings.SCHEMA_REGISTRY_URL + "=" + registry.url(), XdsSettings.PORT + "=" + port,
+          "metrics.port=" + metricsPort));
+      Process xds = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("xds.log").toFile())
+          .start();
+      try {
+        awaitReady(metricsPort, xds);
         double catchUp = (System.nanoTime() - t0) / 1e9;
-        System.gc();
-        long heap = usedHeap() - heapBefore;
+        String pid = String.valueOf(xds.pid());
         System.out.printf("%nxds: %,d consumer backend services, %,d forwarding rules, %,d decisions in the topics%n",
             CONSUMERS, CONSUMERS * REGIONS.size(), CONSUMERS);
-        System.out.printf("fresh xDS server ready after %.1f s (target <= 10 s); heap it holds after GC %,d MB"
-            + " (target: RSS <= 1,024 MB)%n", catchUp, heap >> 20);
-        flips(kafka, client, xds.port());
+        System.out.printf("fresh xDS server (its own JVM, -Xmx768m) ready after %.1f s from its start (target <= 10 s);"
+            + " RSS %,d MB%n", catchUp, rss(pid) >> 20);
+        flips(kafka, client, port);
+        System.out.printf("xDS server RSS after the flips %,d MB, peak %,d MB (target <= 1,024 MB)%n", rss(pid) >> 20,
+            ProcessStats.peakRssBytes(pid) >> 20);
+      } finally {
+        xds.destroy();
+        xds.waitFor();
       }
     }
   }
@@ -271,8 +278,38 @@ public final class XdsBenchmark {
         : (int) Math.ceil(q * sorted.size()) - 1)) / 1e6;
   }
 
-  private static long usedHeap() {
-    Runtime rt = Runtime.getRuntime();
-    return rt.totalMemory() - rt.freeMemory();
+  /** Until the server's {@code /health/ready} answers 200: a snapshot from a whole read of the topics is served. */
+  private static void awaitReady(int metricsPort, Process xds) throws Exception {
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    java.net.http.HttpRequest ready = java.net.http.HttpRequest.newBuilder(
+        java.net.URI.create("http://127.0.0.1:" + metricsPort + "/health/ready")).build();
+    long deadline = System.nanoTime() + 120_000_000_000L;
+    while (System.nanoTime() < deadline && xds.isAlive()) {
+      try {
+        if (http.send(ready, java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          return;
+        }
+      } catch (java.io.IOException e) {
+        // not listening yet
+      }
+      Thread.sleep(20);
+    }
+    throw new IllegalStateException("the xDS server did not become ready (see its log)");
+  }
+
+  /** VmRSS of process {@code pid}. */
+  private static long rss(String pid) throws java.io.IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      if (line.startsWith("VmRSS:")) {
+        return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+      }
+    }
+    return -1;
+  }
+
+  private static int freePort() throws java.io.IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      return s.getLocalPort();
+    }
   }
 }

@@ -32,6 +32,14 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     this.meters = meters;
     this.snapshot = snapshot;
     meters.gauge("healthmesh.xds.streams", streams, Map::size);
+    // Every type's counters exist from the start, so dashboards and alerts read 0 rather than nothing.
+    for (String type : List.of("Listener", "RouteConfiguration", "Cluster", "ClusterLoadAssignment")) {
+      for (String name : List.of("healthmesh.xds.requests", "healthmesh.xds.acks", "healthmesh.xds.nacks",
+          "healthmesh.xds.responses", "healthmesh.xds.resources.sent", "healthmesh.xds.unknown.resources")) {
+        Counter.builder(name).tag("type", type).register(meters);
+      }
+      Counter.builder("healthmesh.xds.response.bytes").tag("type", type).baseUnit("bytes").register(meters);
+    }
   }
 
   @Override

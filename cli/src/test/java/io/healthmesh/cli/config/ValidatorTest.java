@@ -658,4 +658,35 @@ class ValidatorTest {
             trickleTraffic: %s
         """.formatted(zone, trickle);
   }
+  @Test
+  void rejectsAConsumerWhoseNegsRepeatARegionOrReachNoPort_R_XDS_2() {
+    String consumer = """
+        kind: BackendService
+        name: shop-global
+        backendType: PRIVATE_SERVICE_CONNECT
+        healthCheck: {protocol: TCP, port: 443}
+        pscBackends:
+          - {negName: a, region: us-east1, forwardingRule: fr-orders-use1}
+          - {negName: b, region: us-east1, forwardingRule: fr-plain}
+          - {negName: a, region: europe-west1, forwardingRule: fr-nope}
+        ---
+        kind: ForwardingRule
+        name: fr-plain
+        region: us-east1
+        ipAddress: 10.1.0.200
+        loadBalancerType: none
+        backendService: orders-use1
+        """;
+    assertThat(problems(consumer)).containsExactlyInAnyOrder(
+        "test.yaml:1: pscBackends[b].region: NEG 'a' already serves us-east1; one NEG per region, as failover goes"
+            + " from region to region (R-XDS-2)",
+        "test.yaml:1: pscBackends: NEG 'a' appears twice (R-XDS-2)",
+        "test.yaml:1: pscBackends[b].forwardingRule: 'fr-plain' serves all ports; a load balancer endpoint needs the"
+            + " rule's port (R-XDS-2)",
+        "test.yaml:1: pscBackends[a].forwardingRule: no ForwardingRule named 'fr-nope' (R-CH-8)");
+    assertThat(problems(consumer.replace("region: us-east1, forwardingRule: fr-plain",
+        "region: asia-east1, forwardingRule: fr-orders-euw1").replace("negName: a, region: europe-west1, forwardingRule: fr-nope",
+        "negName: c, region: europe-west1, forwardingRule: fr-orders-euw1"))).isEmpty();
+  }
+
 }
