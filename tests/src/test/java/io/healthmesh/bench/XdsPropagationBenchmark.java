@@ -72,7 +72,7 @@ public final class XdsPropagationBenchmark {
       sp.setProperty(StreamsSettings.APPLICATION_ID, "bench-xds-propagation");
       sp.setProperty(StreamsSettings.STATE_DIR, Files.createTempDirectory("bench-xds-propagation").toString());
       sp.setProperty(StreamsSettings.COMMIT_INTERVAL_MS, System.getProperty("bench.commit.ms", "100"));
-      sp.setProperty("streams.poll.ms", System.getProperty("bench.poll.ms", "100"));
+      // Otherwise the product's defaults, as users run it (healthmesh.change.commit.ms 10, so poll.ms 10).
       Properties xp = new Properties();
       xp.setProperty(XdsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
       xp.setProperty(XdsSettings.SCHEMA_REGISTRY_URL, registry.url());
