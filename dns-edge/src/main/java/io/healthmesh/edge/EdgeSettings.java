@@ -87,9 +87,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
         read.integer(FORWARD_MAX_PENDING, defaults.maxPending(), 1, 1_000_000),
         read.integer(FORWARD_RATE, defaults.ratePerClient(), 0, 1_000_000),
         read.integer(FORWARD_BURST, defaults.burstPerClient(), 1, 1_000_000));
-    Map<String, String> kafka = new HashMap<>();
-    p.stringPropertyNames().stream().filter(k -> k.startsWith(KAFKA_PREFIX))
-        .forEach(k -> kafka.put(k.substring(KAFKA_PREFIX.length()), p.getProperty(k)));
+    Map<String, String> kafka = read.prefixed(KAFKA_PREFIX);
     MetricsSettings metrics = MetricsSettings.from(read, 9402);
     read.check("dns-edge");
     return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, udpBatch,

@@ -14,11 +14,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -57,10 +55,7 @@ public final class HaproxyAdapter implements AutoCloseable {
 
   private HaproxyAdapter(HaproxySettings settings, SchemaRegistryClient direct, MeterRegistry meters) {
     this.settings = settings;
-    this.consumerProps = new HashMap<>(settings.kafkaProperties());
-    consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    consumerProps.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+    this.consumerProps = FollowerThreads.consumerProperties(settings.kafkaProperties());
     this.decisions = new AvroDeserializer<>(new RetryingRegistryClient(direct, null).bindTo(meters),
         ConsumerFailover.class);
     this.api = new RuntimeApi(settings.runtimeApi(), settings.timeout());

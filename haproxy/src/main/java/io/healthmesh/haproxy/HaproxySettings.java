@@ -34,9 +34,7 @@ public record HaproxySettings(String runtimeApi, int weight, Duration interval, 
     int timeoutMs = read.integer(TIMEOUT_MS, 2_000, 100, 60_000);
     String bootstrap = read.required(BOOTSTRAP_SERVERS, "host:port of a Kafka broker");
     String registry = read.required(SCHEMA_REGISTRY_URL, "base URL of the schema registry");
-    Map<String, String> kafka = new HashMap<>();
-    p.stringPropertyNames().stream().filter(k -> k.startsWith(KAFKA_PREFIX))
-        .forEach(k -> kafka.put(k.substring(KAFKA_PREFIX.length()), p.getProperty(k)));
+    Map<String, String> kafka = read.prefixed(KAFKA_PREFIX);
     MetricsSettings metrics = MetricsSettings.from(read, 9407);
     read.check("haproxy-adapter");
     return new HaproxySettings(api, weight, Duration.ofMillis(intervalMs), Duration.ofMillis(timeoutMs), bootstrap,

@@ -1,6 +1,9 @@
 package io.healthmesh.schemas;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 
 /**
@@ -9,6 +12,20 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
  */
 public final class FollowerThreads {
   private FollowerThreads() {}
+
+  /**
+   * A follower's consumer: no group and no commits (it reads from the beginning each time), only
+   * committed records, large polls so that a burst is read in few rounds.
+   */
+  public static Map<String, Object> consumerProperties(Map<String, Object> kafka) {
+    Map<String, Object> props = new HashMap<>(kafka);
+    props.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    // The broker answers a fetch as soon as data arrives; the wait only bounds idle round trips.
+    props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 200);
+    return props;
+  }
 
   /** Waits before a retry; false when interrupted, and then the thread should end. */
   public static boolean pause(Duration wait) {

@@ -36,6 +36,14 @@ public final class SettingsReader {
     return p;
   }
 
+  /** Every key that starts with {@code prefix}, without it: what a process passes on to its Kafka clients. */
+  public java.util.Map<String, String> prefixed(String prefix) {
+    java.util.Map<String, String> out = new java.util.HashMap<>();
+    properties.stringPropertyNames().stream().filter(k -> k.startsWith(prefix))
+        .forEach(k -> out.put(k.substring(prefix.length()), properties.getProperty(k)));
+    return out;
+  }
+
   public String string(String key, String defaultValue) {
     return properties.getProperty(key, defaultValue).trim();
   }

@@ -17,7 +17,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -59,12 +58,7 @@ final class XdsFollower implements AutoCloseable {
 
   XdsFollower(Map<String, Object> kafkaProps, SchemaRegistryClient registry, Duration maxDelay,
       SnapshotPublisher publisher, MeterRegistry meters) {
-    this.consumerProps = new java.util.HashMap<>(kafkaProps);
-    consumerProps.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
-    consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    // The broker answers a fetch as soon as data arrives; the wait only bounds idle round trips.
-    consumerProps.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 200);
+    this.consumerProps = FollowerThreads.consumerProperties(kafkaProps);
     this.publisher = publisher;
     this.services = new AvroDeserializer<>(registry, BackendService.class);
     this.rules = new AvroDeserializer<>(registry, ForwardingRule.class);

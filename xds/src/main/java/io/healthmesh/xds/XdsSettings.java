@@ -33,9 +33,7 @@ public record XdsSettings(String name, String host, int port, String bootstrapSe
     String registry = read.required(SCHEMA_REGISTRY_URL, "base URL of the schema registry");
     int maxDelayMs = read.integer(SNAPSHOT_MAX_DELAY_MS, 20, 0, 10_000);
     int statusMs = read.integer(STATUS_INTERVAL_MS, 5_000, 0, 600_000);
-    Map<String, String> kafka = new HashMap<>();
-    p.stringPropertyNames().stream().filter(k -> k.startsWith(KAFKA_PREFIX))
-        .forEach(k -> kafka.put(k.substring(KAFKA_PREFIX.length()), p.getProperty(k)));
+    Map<String, String> kafka = read.prefixed(KAFKA_PREFIX);
     MetricsSettings metrics = MetricsSettings.from(read, 9406);
     read.check("xds-server");
     return new XdsSettings(name, host, port, bootstrap, registry, Duration.ofMillis(maxDelayMs),

@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -75,13 +74,8 @@ public final class TopicFollower implements AutoCloseable {
 
   public TopicFollower(Map<String, Object> kafkaProps, SchemaRegistryClient registry, Duration maxDelay,
       MeterRegistry meters, Consumer<Snapshot> publish) {
-    this.consumerProps = new HashMap<>(kafkaProps);
-    // Large polls: a burst of changes is read in few rounds, and a snapshot waits for the drain anyway.
-    consumerProps.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
-    consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    consumerProps.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    // The broker answers a fetch as soon as data arrives; the wait only bounds idle round trips.
-    consumerProps.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 200);
+    // A snapshot waits for the drain of a burst anyway.
+    this.consumerProps = FollowerThreads.consumerProperties(kafkaProps);
     this.publish = publish;
     this.keys = new AvroDeserializer<>(registry, EntityKey.class);
     this.states = new AvroDeserializer<>(registry, HealthState.class);
