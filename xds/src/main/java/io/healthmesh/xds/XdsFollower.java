@@ -1,12 +1,10 @@
 package io.healthmesh.xds;
 
-import io.healthmesh.config.BackendService;
-import io.healthmesh.config.ForwardingRule;
-import io.healthmesh.events.ConsumerFailover;
 import io.healthmesh.schemas.AvroDeserializer;
 import io.healthmesh.schemas.FollowerThreads;
 import io.healthmesh.schemas.RegistryUnavailableException;
 import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topic;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -14,9 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -36,14 +36,11 @@ import org.slf4j.LoggerFactory;
  */
 final class XdsFollower implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(XdsFollower.class);
-  private static final List<String> TOPICS = List.of(Topics.BACKEND_SERVICES.name(), Topics.FORWARDING_RULES.name(),
-      Topics.CONSUMER_FAILOVER.name());
 
   private final Map<String, Object> consumerProps;
   private final SnapshotPublisher publisher;
-  private final AvroDeserializer<BackendService> services;
-  private final AvroDeserializer<ForwardingRule> rules;
-  private final AvroDeserializer<ConsumerFailover> decisions;
+  /** Each followed topic bound to what in the catalog takes its records. */
+  private final Map<String, Intake> intakes = new LinkedHashMap<>();
   private final long maxDelayNanos;
   private final Timer build;
   private final Timer propagation;
@@ -55,14 +52,15 @@ final class XdsFollower implements AutoCloseable {
   private volatile long skipped;
   private volatile long rejectedEarlier;
   private volatile long lagRecords;
+  private volatile int consumers;
 
   XdsFollower(Map<String, Object> kafkaProps, SchemaRegistryClient registry, Duration maxDelay,
       SnapshotPublisher publisher, MeterRegistry meters) {
     this.consumerProps = FollowerThreads.consumerProperties(kafkaProps);
     this.publisher = publisher;
-    this.services = new AvroDeserializer<>(registry, BackendService.class);
-    this.rules = new AvroDeserializer<>(registry, ForwardingRule.class);
-    this.decisions = new AvroDeserializer<>(registry, ConsumerFailover.class);
+    intake(Topics.BACKEND_SERVICES, registry, ConsumerCatalog::backendService);
+    intake(Topics.FORWARDING_RULES, registry, ConsumerCatalog::forwardingRule);
+    intake(Topics.CONSUMER_FAILOVER, registry, ConsumerCatalog::failover);
     this.maxDelayNanos = maxDelay.toNanos();
     this.build = Timer.builder("healthmesh.xds.snapshot.build").description("time to rebuild what a change touched")
         .publishPercentileHistogram().register(meters);
@@ -95,8 +93,9 @@ final class XdsFollower implements AutoCloseable {
     return lagRecords;
   }
 
+  /** Consumers in the snapshot served last; the catalog itself belongs to the follower's thread. */
   int consumers() {
-    return catalog.consumers().size();
+    return consumers;
   }
 
   private void follow() {
@@ -105,7 +104,7 @@ final class XdsFollower implements AutoCloseable {
           new ByteArrayDeserializer())) {
         consumer = c;
         List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : TOPICS) {
+        for (String topic : intakes.keySet()) {
           c.partitionsFor(topic, Duration.ofSeconds(30))
               .forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
         }
@@ -139,6 +138,7 @@ final class XdsFollower implements AutoCloseable {
             all.addAll(catalog.consumers());
             catalog.drainTouched();
             build.record(() -> publisher.publish(catalog, all)); // even when empty: clients learn there is nothing
+            consumers = catalog.consumers().size();
             oldestWrite = Long.MAX_VALUE;
             if (!ready) {
               LOG.info("xds snapshot ready: {} consumer backend services", catalog.consumers().size());
@@ -173,6 +173,7 @@ final class XdsFollower implements AutoCloseable {
       return;
     }
     build.record(() -> publisher.publish(catalog, touched));
+    consumers = catalog.consumers().size();
     if (oldestWrite != Long.MAX_VALUE) {
       propagation.record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - oldestWrite)));
     }
@@ -181,20 +182,30 @@ final class XdsFollower implements AutoCloseable {
   private void apply(ConsumerRecord<byte[], byte[]> r) {
     try {
       String key = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
-      byte[] v = r.value();
-      if (r.topic().equals(Topics.BACKEND_SERVICES.name())) {
-        catalog.backendService(key, v == null ? null : services.deserialize(r.topic(), v));
-      } else if (r.topic().equals(Topics.FORWARDING_RULES.name())) {
-        catalog.forwardingRule(key, v == null ? null : rules.deserialize(r.topic(), v));
-      } else {
-        catalog.failover(key, v == null ? null : decisions.deserialize(r.topic(), v));
-      }
+      intakes.get(r.topic()).take(catalog, key, r.value());
     } catch (RegistryUnavailableException e) {
       throw e; // only when closing: the registry client waits for the registry as long as it takes
     } catch (RuntimeException e) {
       skipped++;
       LOG.warn("left out {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.toString());
     }
+  }
+
+  /** How one topic's records reach the catalog: its key and its value, null for a tombstone. */
+  @FunctionalInterface
+  private interface Intake {
+    void take(ConsumerCatalog catalog, String key, byte[] value);
+  }
+
+  @FunctionalInterface
+  private interface Take<T> {
+    void take(ConsumerCatalog catalog, String key, T value);
+  }
+
+  private <T extends SpecificRecord> void intake(Topic<String, T> topic, SchemaRegistryClient registry, Take<T> take) {
+    AvroDeserializer<T> values = new AvroDeserializer<>(registry, topic.valueType());
+    intakes.put(topic.name(), (catalog, key, value) ->
+        take.take(catalog, key, value == null ? null : values.deserialize(topic.name(), value)));
   }
 
   private static boolean caughtUp(KafkaConsumer<byte[], byte[]> c, Map<TopicPartition, Long> end) {
