@@ -13,7 +13,7 @@ final class ClientStream {
   private volatile boolean delta;
   private final Map<String, TypeState> types = new TreeMap<>();
 
-  ClientStream(long id, String typeUrl, long openedAtMillis) {
+  ClientStream(long id, long openedAtMillis) {
     this.id = id;
     this.openedAtMillis = openedAtMillis;
   }

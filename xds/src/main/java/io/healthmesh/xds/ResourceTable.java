@@ -36,6 +36,7 @@ final class ResourceTable<T extends Message> extends SnapshotResources<T> {
   /** A table with {@code changes} applied (a null value removes); this one when nothing differs. */
   ResourceTable<T> with(Map<String, T> changes) {
     Map<String, VersionedResource<T>> nextVersioned = null;
+    Map<String, T> nextResources = null;
     long hash = typeHash;
     for (Map.Entry<String, T> change : changes.entrySet()) {
       String name = change.getKey();
@@ -47,22 +48,20 @@ final class ResourceTable<T extends Message> extends SnapshotResources<T> {
       }
       if (nextVersioned == null) {
         nextVersioned = new HashMap<>(versioned);
+        nextResources = new HashMap<>(resources);
       }
       if (old != null) {
         hash ^= entryHash(name, old.version());
         nextVersioned.remove(name);
+        nextResources.remove(name);
       }
       if (next != null) {
         hash ^= entryHash(name, next.version());
         nextVersioned.put(name, next);
+        nextResources.put(name, next.resource());
       }
     }
-    if (nextVersioned == null) {
-      return this;
-    }
-    Map<String, T> nextResources = new HashMap<>(nextVersioned.size() * 2);
-    nextVersioned.forEach((k, v) -> nextResources.put(k, v.resource()));
-    return new ResourceTable<>(nextVersioned, nextResources, hash);
+    return nextVersioned == null ? this : new ResourceTable<>(nextVersioned, nextResources, hash);
   }
 
   int size() {

@@ -34,21 +34,24 @@ final class SnapshotPublisher {
     Map<String, ClusterLoadAssignment> endpoints = new HashMap<>();
     Map<String, Listener> listeners = new HashMap<>();
     Map<String, RouteConfiguration> routes = new HashMap<>();
+    XdsSnapshot before = current;
     for (String name : touched) {
       List<String> problems = new ArrayList<>();
       List<ConsumerResources.Locality> localities = catalog.localities(name, problems);
       boolean gone = localities == null;
-      clusters.put(name, gone ? null : ConsumerResources.cluster(name));
       endpoints.put(name, gone ? null : ConsumerResources.loadAssignment(name, localities));
-      listeners.put(name, gone ? null : ConsumerResources.listener(name));
-      routes.put(name, gone ? null : ConsumerResources.route(name));
+      // The cluster, listener and route depend on the name alone: built when a consumer comes or goes.
+      if (gone || !before.clusters().resources().containsKey(name)) {
+        clusters.put(name, gone ? null : ConsumerResources.cluster(name));
+        listeners.put(name, gone ? null : ConsumerResources.listener(name));
+        routes.put(name, gone ? null : ConsumerResources.route(name));
+      }
       if (problems.isEmpty()) {
         leftOut.remove(name);
       } else {
         leftOut.put(name, List.copyOf(problems));
       }
     }
-    XdsSnapshot before = current;
     XdsSnapshot next = new XdsSnapshot(before.clusters().with(clusters), before.endpoints().with(endpoints),
         before.listeners().with(listeners), before.routes().with(routes));
     current = next;

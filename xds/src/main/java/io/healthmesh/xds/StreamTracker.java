@@ -44,7 +44,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
 
   @Override
   public void onStreamOpen(long streamId, String typeUrl) {
-    streams.put(streamId, new ClientStream(streamId, typeUrl, System.currentTimeMillis()));
+    streams.put(streamId, new ClientStream(streamId, System.currentTimeMillis()));
   }
 
   @Override
@@ -59,7 +59,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
 
   @Override
   public void onV3StreamRequest(long streamId, DiscoveryRequest request) {
-    ClientStream stream = stream(streamId, request.getTypeUrl());
+    ClientStream stream = stream(streamId);
     stream.node(request.hasNode() ? request.getNode() : null);
     if (request.hasErrorDetail()) {
       nack(stream, request.getTypeUrl(), request.getResponseNonce(), request.getErrorDetail().getMessage());
@@ -73,7 +73,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
 
   @Override
   public void onV3StreamDeltaRequest(long streamId, DeltaDiscoveryRequest request) {
-    ClientStream stream = stream(streamId, request.getTypeUrl());
+    ClientStream stream = stream(streamId);
     stream.node(request.hasNode() ? request.getNode() : null);
     stream.delta();
     if (request.hasErrorDetail()) {
@@ -88,14 +88,14 @@ final class StreamTracker implements DiscoveryServerCallbacks {
 
   @Override
   public void onV3StreamResponse(long streamId, DiscoveryRequest request, DiscoveryResponse response) {
-    stream(streamId, response.getTypeUrl()).sent(response.getTypeUrl(), response.getNonce(), response.getVersionInfo(),
+    stream(streamId).sent(response.getTypeUrl(), response.getNonce(), response.getVersionInfo(),
         response.getResourcesCount());
     sent(response.getTypeUrl(), response.getResourcesCount(), response.getSerializedSize());
   }
 
   @Override
   public void onV3StreamDeltaResponse(long streamId, DeltaDiscoveryRequest request, DeltaDiscoveryResponse response) {
-    stream(streamId, response.getTypeUrl()).sent(response.getTypeUrl(), response.getNonce(),
+    stream(streamId).sent(response.getTypeUrl(), response.getNonce(),
         response.getSystemVersionInfo(), response.getResourcesCount() + response.getRemovedResourcesCount());
     sent(response.getTypeUrl(), response.getResourcesCount(), response.getSerializedSize());
   }
@@ -108,8 +108,8 @@ final class StreamTracker implements DiscoveryServerCallbacks {
     return out;
   }
 
-  private ClientStream stream(long id, String typeUrl) {
-    return streams.computeIfAbsent(id, k -> new ClientStream(k, typeUrl, System.currentTimeMillis()));
+  private ClientStream stream(long id) {
+    return streams.computeIfAbsent(id, k -> new ClientStream(k, System.currentTimeMillis()));
   }
 
   private void nack(ClientStream stream, String typeUrl, String nonce, String message) {
