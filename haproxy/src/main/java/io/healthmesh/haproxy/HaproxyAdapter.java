@@ -154,15 +154,17 @@ public final class HaproxyAdapter implements AutoCloseable {
         reconciler.restarted();
         haproxyProcess = process;
       }
+      // One command for every backend: a pass costs the same whatever the number of consumers.
+      Map<String, Map<String, ServerState>> servers = ServerState.parse(api.run("show servers state"));
       int backends = 0;
       for (Map.Entry<String, ConsumerFailover> e : latest.entrySet()) {
-        String answer = api.run("show servers state " + e.getKey());
-        if (answer.contains("Can't find backend")) {
+        Map<String, ServerState> backend = servers.get(e.getKey());
+        if (backend == null) {
           continue; // not a consumer this HAProxy serves
         }
         backends++;
-        for (String command : reconciler.commands(e.getKey(), reconciler.desired(e.getValue()),
-            ServerState.parse(answer), found, LOG::warn)) {
+        for (String command : reconciler.commands(e.getKey(), reconciler.desired(e.getValue()), backend, found,
+            LOG::warn)) {
           String reply = api.run(command).trim();
           if (reply.isEmpty()) {
             commandsOk.increment();

@@ -16,9 +16,9 @@ record ServerState(String backend, String server, Admin admin, int weight) {
   private static final int FORCED_MAINT = 0x01;
   private static final int FORCED_DRAIN = 0x08;
 
-  /** Servers by name, from the answer to {@code show servers state BACKEND} (format version 1). */
-  static Map<String, ServerState> parse(String answer) {
-    Map<String, ServerState> out = new HashMap<>();
+  /** Servers by backend and name, from the answer to {@code show servers state [BACKEND]} (format version 1). */
+  static Map<String, Map<String, ServerState>> parse(String answer) {
+    Map<String, Map<String, ServerState>> out = new HashMap<>();
     List<String> columns = null;
     for (String line : answer.split("\n")) {
       if (line.startsWith("# ")) {
@@ -33,7 +33,7 @@ record ServerState(String backend, String server, Admin admin, int weight) {
       Admin state = (admin & FORCED_MAINT) != 0 ? Admin.maint : (admin & FORCED_DRAIN) != 0 ? Admin.drain : Admin.ready;
       ServerState s = new ServerState(f[columns.indexOf("be_name")], f[columns.indexOf("srv_name")], state,
           Integer.parseInt(f[columns.indexOf("srv_uweight")]));
-      out.put(s.server(), s);
+      out.computeIfAbsent(s.backend(), b -> new HashMap<>()).put(s.server(), s);
     }
     return out;
   }

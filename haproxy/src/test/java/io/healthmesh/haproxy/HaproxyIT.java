@@ -110,7 +110,7 @@ class HaproxyIT {
       decide(List.of("europe-west1"), HealthStatus.UNHEALTHY, HealthStatus.HEALTHY);
       awaitOnly("europe-west1");
       assertThat(runtime("show servers state orders-global")).contains("orders-psc-use1");
-      assertThat(ServerState.parse(runtime("show servers state orders-global")).get("orders-psc-use1").admin())
+      assertThat(ServerState.parse(runtime("show servers state orders-global")).get("orders-global").get("orders-psc-use1").admin())
           .isEqualTo(ServerState.Admin.maint);
       decide(List.of("us-east1", "europe-west1"), HealthStatus.HEALTHY, HealthStatus.HEALTHY);
       awaitOnly("us-east1");
@@ -142,7 +142,7 @@ class HaproxyIT {
       await().atMost(Duration.ofSeconds(10))
           .until(() -> meters.get("healthmesh.haproxy.servers.overridden").gauge().value() == 1);
       Thread.sleep(1_500); // more than an interval: a fight would show now
-      assertThat(ServerState.parse(runtime("show servers state orders-global")).get("orders-psc-use1").admin())
+      assertThat(ServerState.parse(runtime("show servers state orders-global")).get("orders-global").get("orders-psc-use1").admin())
           .isEqualTo(ServerState.Admin.maint);
       assertThat(runtime("set server orders-global/orders-psc-use1 state ready")).isBlank();
       await().atMost(Duration.ofSeconds(10))

@@ -23,7 +23,7 @@ class ReconcilerTest {
 
   @Test
   void parsesForcedStatesAndUserWeights_fromShowServersState() {
-    Map<String, ServerState> servers = ServerState.parse(STATE);
+    Map<String, ServerState> servers = ServerState.parse(STATE).get("orders-global");
     assertThat(servers.get("use1")).isEqualTo(new ServerState("orders-global", "use1", Admin.ready, 1));
     assertThat(servers.get("euw1").admin()).isEqualTo(Admin.maint);
     assertThat(servers.get("asia").admin()).isEqualTo(Admin.drain);
