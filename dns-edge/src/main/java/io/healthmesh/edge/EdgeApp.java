@@ -1,5 +1,6 @@
 package io.healthmesh.edge;
 
+import io.healthmesh.edge.dnssec.OnlineSigning;
 import io.healthmesh.edge.forward.ClientRateLimit;
 import io.healthmesh.edge.forward.Forwarder;
 import io.healthmesh.edge.routing.Regions;
@@ -16,6 +17,7 @@ import io.healthmesh.schemas.SchemaRegistryClient;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -32,9 +34,11 @@ public final class EdgeApp implements AutoCloseable {
   private final String listenHost;
   private final MeterRegistry meters;
   private final EdgeStatusReporter status;
+  private final OnlineSigning signing;
   private final java.util.Set<String> offsetGauges = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-  private EdgeApp(EdgeSettings settings, SchemaRegistryClient direct, MeterRegistry meters) throws IOException {
+  private EdgeApp(EdgeSettings settings, SchemaRegistryClient direct, MeterRegistry meters, Clock clock)
+      throws IOException {
     // While the registry is away the follower waits for it, answering from the last snapshot,
     // rather than leaving out a record whose schema it does not know yet.
     SchemaRegistryClient registry = new RetryingRegistryClient(direct, null).bindTo(meters);
@@ -44,17 +48,19 @@ public final class EdgeApp implements AutoCloseable {
     this.forwarder = new Forwarder(settings.forward(), meters);
     ClientRateLimit limit = new ClientRateLimit(settings.forward().ratePerClient(), settings.forward().burstPerClient(),
         System::nanoTime);
+    this.signing = OnlineSigning.start(settings.dnssec(), clock, meters);
     Responder responder = new Responder(snapshot::get, new RoutingEngine(Regions.builtIn()), settings.region(),
         settings.clientSubnetRegions(), settings.notReadyRcode(), ThreadLocalRandom::current, decisions,
-        new Forwarding(forwarder, limit, this::isSelf), queryLog);
+        new Forwarding(forwarder, limit, this::isSelf), queryLog, signing);
     this.server = EdgeServer.start(new EdgeServer.Listen(settings.host(), settings.port(), settings.udpThreads(),
         settings.udpBatch(), settings.tcp()), responder, meters);
     this.meters = meters;
     this.follower = new TopicFollower(settings.kafkaProperties(), registry, settings.snapshotMaxDelay(), meters,
         this::swap).start();
     this.status = settings.statusInterval().isZero() ? null : new EdgeStatusReporter(settings.name(), settings.region(),
-        settings.kafkaProperties(), registry, follower, snapshot::get, settings.statusInterval(), meters);
-    meters.gauge("healthmesh.edge.ready", follower, f -> f.ready() ? 1 : 0);
+        settings.kafkaProperties(), registry, follower, snapshot::get, signing, this::notReady, settings.statusInterval(), meters);
+    meters.gauge("healthmesh.edge.ready", this, e -> e.ready() ? 1 : 0);
+    meters.gauge("healthmesh.edge.dnssec.zones.unsigned", this, e -> e.signing.problems(e.snapshot().zones()).size());
     meters.gauge("healthmesh.edge.snapshot.staleness.seconds", follower, f -> f.stalenessMillis() / 1000.0);
     meters.gauge("healthmesh.edge.snapshot.age.seconds", snapshot,
         s -> s.get().builtAtMillis() == 0 ? 0 : (System.currentTimeMillis() - s.get().builtAtMillis()) / 1000.0);
@@ -83,7 +89,13 @@ public final class EdgeApp implements AutoCloseable {
   /** Listens at once (answering SERVFAIL or REFUSED until ready) and follows the topics. */
   public static EdgeApp start(EdgeSettings settings, SchemaRegistryClient registry, MeterRegistry meters)
       throws IOException {
-    return new EdgeApp(settings, registry, meters);
+    return new EdgeApp(settings, registry, meters, Clock.systemUTC());
+  }
+
+  /** @param clock what signatures' validity is counted from (R-DNSSEC-4) */
+  public static EdgeApp start(EdgeSettings settings, SchemaRegistryClient registry, MeterRegistry meters, Clock clock)
+      throws IOException {
+    return new EdgeApp(settings, registry, meters, clock);
   }
 
   /** Swaps in a new snapshot, and exposes the offset of every partition it answers from. */
@@ -110,8 +122,18 @@ public final class EdgeApp implements AutoCloseable {
         && (a.isLoopbackAddress() || a.isAnyLocalAddress() || a.getHostAddress().equals(listenHost));
   }
 
+  /** Serving everything the topics hold, and able to sign every signed zone (R-DNSSEC-3). */
   public boolean ready() {
-    return follower.ready();
+    return notReady() == null;
+  }
+
+  /** Why the edge is not ready, or null when it is. */
+  public String notReady() {
+    if (!follower.ready()) {
+      return "the topics have not been read whole yet";
+    }
+    List<String> problems = signing.problems(snapshot.get().zones());
+    return problems.isEmpty() ? null : String.join("; ", problems);
   }
 
   /** Records in the topics that the snapshot in force does not include yet. */
@@ -141,6 +163,7 @@ public final class EdgeApp implements AutoCloseable {
       status.close();
     }
     follower.close();
+    signing.close();
     forwarder.close();
     decisions.close();
     queryLog.close();

@@ -13,7 +13,7 @@ public final class EdgeMain {
     Launcher.run(args, "dns-edge", EdgeSettings::from, settings -> {
       PrometheusMeterRegistry meters = registry(settings);
       EdgeApp edge = EdgeApp.start(settings, new RestSchemaRegistryClient(settings.schemaRegistryUrl()), meters);
-      MetricsServer metrics = settings.metrics().start(meters, edge::ready);
+      MetricsServer metrics = settings.metrics().start(meters, edge::notReady);
       return new Launcher.Started(() -> {
         edge.close();
         metrics.close();

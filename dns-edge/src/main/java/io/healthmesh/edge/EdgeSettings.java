@@ -1,10 +1,13 @@
 package io.healthmesh.edge;
 
+import io.healthmesh.edge.dnssec.SigningSettings;
 import io.healthmesh.edge.forward.ForwardSettings;
 import io.healthmesh.edge.routing.SubnetRegions;
 import io.healthmesh.edge.server.TcpLimits;
 import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.settings.SettingsReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,7 +20,7 @@ import org.xbill.DNS.Rcode;
 public record EdgeSettings(String name, String host, int port, String region, String bootstrapServers,
     String schemaRegistryUrl, int udpThreads, boolean udpBatch, TcpLimits tcp,
     int notReadyRcode, Duration snapshotMaxDelay, SubnetRegions clientSubnetRegions, double decisionSampleRate,
-    Duration statusInterval, ForwardSettings forward,
+    Duration statusInterval, ForwardSettings forward, SigningSettings dnssec,
     Map<String, String> kafkaOverrides, MetricsSettings metrics) {
 
   public static final String NAME = "edge.name";
@@ -42,6 +45,12 @@ public record EdgeSettings(String name, String host, int port, String region, St
   public static final String FORWARD_MAX_PENDING = "dns.forward.max.pending";
   public static final String FORWARD_RATE = "dns.forward.rate.per.client";
   public static final String FORWARD_BURST = "dns.forward.burst.per.client";
+  public static final String DNSSEC_KEYS_DIR = "dns.dnssec.keys.dir";
+  public static final String DNSSEC_VALIDITY_HOURS = "dns.dnssec.signature.validity.hours";
+  public static final String DNSSEC_REFRESH_HOURS = "dns.dnssec.signature.refresh.hours";
+  public static final String DNSSEC_CACHE_MAX = "dns.dnssec.cache.max.entries";
+  public static final String DNSSEC_CACHE_IDLE_MINUTES = "dns.dnssec.cache.idle.minutes";
+  public static final String DNSSEC_SWEEP_MS = "dns.dnssec.sweep.ms";
   public static final String KAFKA_PREFIX = "kafka.";
 
   public EdgeSettings {
@@ -87,13 +96,37 @@ public record EdgeSettings(String name, String host, int port, String region, St
         read.integer(FORWARD_MAX_PENDING, defaults.maxPending(), 1, 1_000_000),
         read.integer(FORWARD_RATE, defaults.ratePerClient(), 0, 1_000_000),
         read.integer(FORWARD_BURST, defaults.burstPerClient(), 1, 1_000_000));
+    SigningSettings dnssec = dnssec(read);
     Map<String, String> kafka = read.prefixed(KAFKA_PREFIX);
     MetricsSettings metrics = MetricsSettings.from(read, 9402);
     read.check("dns-edge");
     return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, udpBatch,
         new TcpLimits(tcpMax, perClient, Duration.ofMillis(idleMs), Duration.ofMillis(messageMs)), notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL,
-        Duration.ofMillis(maxDelayMs), subnets, sampleRate, Duration.ofMillis(statusMs), forward, kafka,
+        Duration.ofMillis(maxDelayMs), subnets, sampleRate, Duration.ofMillis(statusMs), forward, dnssec, kafka,
         metrics);
+  }
+
+  /** R-DNSSEC-3, R-DNSSEC-4: where the keys are, and how long signatures live. */
+  private static SigningSettings dnssec(SettingsReader read) {
+    String dir = read.string(DNSSEC_KEYS_DIR, "");
+    Path keys = null;
+    if (!dir.isEmpty()) {
+      keys = Path.of(dir);
+      if (!Files.isDirectory(keys)) {
+        read.problem(DNSSEC_KEYS_DIR + ": " + dir + " is not a directory");
+      }
+    }
+    int validity = read.integer(DNSSEC_VALIDITY_HOURS, 168, 2, 24 * 90);
+    int refresh = read.integer(DNSSEC_REFRESH_HOURS, 48, 1, 24 * 89);
+    if (refresh >= validity) {
+      read.problem(DNSSEC_REFRESH_HOURS + ": " + refresh + " must be less than " + DNSSEC_VALIDITY_HOURS + " ("
+          + validity + ")");
+    }
+    SigningSettings d = SigningSettings.NONE;
+    return new SigningSettings(keys, Duration.ofHours(validity), Duration.ofHours(refresh), d.inceptionOffset(),
+        Duration.ofMinutes(read.integer(DNSSEC_CACHE_IDLE_MINUTES, 60, 1, 7 * 24 * 60)),
+        read.integer(DNSSEC_CACHE_MAX, 2_000_000, 1_000, 100_000_000),
+        Duration.ofMillis(read.integer(DNSSEC_SWEEP_MS, 5_000, 100, 600_000)));
   }
 
   Map<String, Object> kafkaProperties() {

@@ -41,6 +41,12 @@ public final class MetricsServer implements AutoCloseable {
 
   /** @param port 0 picks a free port */
   public static MetricsServer start(String host, int port, PrometheusMeterRegistry registry, BooleanSupplier ready) {
+    return start(host, port, registry, () -> ready.getAsBoolean() ? null : "");
+  }
+
+  /** @param notReady why the component is not ready, or null when it is */
+  public static MetricsServer start(String host, int port, PrometheusMeterRegistry registry,
+      java.util.function.Supplier<String> notReady) {
     try {
       // Prometheus and a container's health check rarely overlap; the threads are for slow clients.
       HttpServer server = HttpServers.create(host, port, 8, "metrics-http");
@@ -48,8 +54,9 @@ public final class MetricsServer implements AutoCloseable {
           "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
       server.createContext("/health/live", exchange -> respond(exchange, 200, "text/plain", "live\n"));
       server.createContext("/health/ready", exchange -> {
-        boolean isReady = ready.getAsBoolean();
-        respond(exchange, isReady ? 200 : 503, "text/plain", isReady ? "ready\n" : "not ready\n");
+        String why = notReady.get();
+        respond(exchange, why == null ? 200 : 503, "text/plain",
+            why == null ? "ready\n" : why.isEmpty() ? "not ready\n" : "not ready: " + why + "\n");
       });
       server.start();
       return new MetricsServer(server, registry);

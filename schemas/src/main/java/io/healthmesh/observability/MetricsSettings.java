@@ -19,4 +19,10 @@ public record MetricsSettings(String host, int port) {
       java.util.function.BooleanSupplier ready) {
     return MetricsServer.start(host, port, registry, ready);
   }
+
+  /** @param notReady why the component is not ready, or null when it is; the body of a 503 */
+  public MetricsServer start(io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry,
+      java.util.function.Supplier<String> notReady) {
+    return MetricsServer.start(host, port, registry, notReady);
+  }
 }

@@ -104,7 +104,7 @@ public final class DnsConfigRules {
    */
   public static List<String> policyInZone(String key, ResourceRecordSet r, ManagedZone zone) {
     if (zone.getVisibility() == ZoneVisibility.PRIVATE && zone.getZoneType() == ZoneType.STANDARD
-        && !zone.getDnssecEnabled()) {
+        && (!zone.getDnssecEnabled() || zone.getDnssecAnySubset())) {
       return List.of(); // every policy is allowed there
     }
     // The zone at the root contains every name, so only the rules on its other fields speak.
@@ -207,7 +207,7 @@ public final class DnsConfigRules {
         problems.add("routingPolicy: zone '" + zone.getName()
             + "' is public; health checks of internal load balancers exist only in private zones (R-DNSHC-5)");
       }
-      if (zone.getDnssecEnabled()) {
+      if (zone.getDnssecEnabled() && !zone.getDnssecAnySubset()) { // R-DNSSEC-6 lifts R-DNS-3
         dnssec(checked, itemRrdatas, problems);
       }
     }

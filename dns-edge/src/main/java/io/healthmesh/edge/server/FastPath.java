@@ -1,11 +1,16 @@
 package io.healthmesh.edge.server;
 
+import io.healthmesh.edge.dnssec.OnlineSigning;
+import io.healthmesh.edge.dnssec.RRsetKey;
+import io.healthmesh.edge.dnssec.ZoneSigner;
 import io.healthmesh.edge.routing.Decision;
 import io.healthmesh.edge.routing.RoutingEngine;
 import io.healthmesh.edge.state.RecordSetEntry;
 import io.healthmesh.edge.state.Snapshot;
 import io.healthmesh.edge.state.WireIndex;
+import io.healthmesh.edge.state.Zone;
 import java.net.InetAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;
 import org.xbill.DNS.DClass;
@@ -21,12 +26,13 @@ import org.xbill.DNS.Type;
 final class FastPath {
   private static final int HEADER = 12;
   private static final int TYPE_OPT = 41;
+  private static final byte[][] NO_SIGNATURES = new byte[0][];
 
   private FastPath() {}
 
   /** @return the reply, or null when the full path must answer */
   static byte[] reply(byte[] q, InetAddress client, boolean tcp, Snapshot snapshot, RoutingEngine engine, String region,
-      RandomGenerator random, Responder.DecisionListener decisions) {
+      RandomGenerator random, Responder.DecisionListener decisions, OnlineSigning signing) {
     if (q.length < HEADER + 5 || (q[2] & 0xF8) != 0 || (q[3] & 0x7F) != 0 || u16(q, 4) != 1 || u16(q, 6) != 0
         || u16(q, 8) != 0 || u16(q, 10) > 1 || !snapshot.ready()) {
       return null; // a response, another opcode, Z bits, not one question, or extra sections
@@ -42,6 +48,7 @@ final class FastPath {
     int questionEnd = end + 4;
     int payload = 512;
     boolean edns = u16(q, 10) == 1;
+    boolean dnssecOk = false;
     if (edns) {
       // Plain OPT: root owner, type 41, no extended rcode, version 0, no options.
       int o = questionEnd;
@@ -50,6 +57,7 @@ final class FastPath {
         return null;
       }
       payload = Math.max(512, Math.min(u16(q, o + 3), Responder.EDNS_PAYLOAD));
+      dnssecOk = (q[o + 7] & 0x80) != 0;
     } else if (questionEnd != q.length) {
       return null;
     }
@@ -58,15 +66,36 @@ final class FastPath {
     if (entry == null || entry.dryRun() != null || !owner.zone().allows(client)) {
       return null; // a dry run beside it is decided on the full path (R-OP-5)
     }
+    ZoneSigner signer = null;
+    if (dnssecOk && signing != null) {
+      Zone zone = snapshot.zoneFor(owner.name());
+      if (zone != null && OnlineSigning.signs(zone) && (signer = signing.signer(zone.origin())) == null) {
+        return null; // no keys: the full path says so (R-DNSSEC-3)
+      }
+    }
     Decision decision = engine.answer(entry.plan(), region, random);
     List<String> answer = decision.answer();
     if (answer.isEmpty()) {
       return null; // NODATA (R-OP-1) carries the zone's SOA: the full path decides and answers it
     }
+    byte[][] sigs = NO_SIGNATURES;
+    if (signer != null) {
+      List<byte[]> tails = new ArrayList<>(answer.size());
+      for (String rrdata : answer) {
+        tails.add(entry.wire().get(rrdata));
+      }
+      sigs = signer.cachedTails(RRsetKey.ofTails(owner.name(), qtype, tails));
+      if (sigs == null) {
+        return null; // an RRset never signed: the full path signs it once, for every later answer
+      }
+    }
     decisions.decided(owner.name(), qtype, region, null, entry, decision);
     int size = questionEnd;
     for (String rrdata : answer) {
       size += 2 + entry.wire().get(rrdata).length;
+    }
+    for (byte[] sig : sigs) {
+      size += 2 + sig.length;
     }
     size += edns ? 11 : 0;
     if (size > (tcp ? 65535 : payload)) {
@@ -76,8 +105,9 @@ final class FastPath {
     System.arraycopy(q, 0, r, 0, questionEnd);
     r[2] = (byte) (0x84 | (q[2] & 0x01)); // QR, AA, opcode QUERY, RD as asked
     r[3] = 0; // RA off, rcode NOERROR
-    r[6] = (byte) (answer.size() >>> 8);
-    r[7] = (byte) answer.size();
+    int records = answer.size() + sigs.length;
+    r[6] = (byte) (records >>> 8);
+    r[7] = (byte) records;
     r[10] = 0;
     r[11] = (byte) (edns ? 1 : 0);
     int at = questionEnd;
@@ -88,13 +118,20 @@ final class FastPath {
       System.arraycopy(tail, 0, r, at, tail.length);
       at += tail.length;
     }
+    for (byte[] sig : sigs) { // R-DNSSEC-1: the RRset's signatures, right after it
+      r[at++] = (byte) 0xC0;
+      r[at++] = HEADER;
+      System.arraycopy(sig, 0, r, at, sig.length);
+      at += sig.length;
+    }
     if (edns) {
       r[at] = 0;
       r[at + 1] = 0;
       r[at + 2] = TYPE_OPT;
       r[at + 3] = (byte) (Responder.EDNS_PAYLOAD >>> 8);
       r[at + 4] = (byte) Responder.EDNS_PAYLOAD;
-      // extended rcode, version, flags and rdata length stay 0
+      r[at + 7] = (byte) (dnssecOk ? 0x80 : 0); // RFC 3225 3: DO copied
+      // extended rcode, version, the other flags and rdata length stay 0
     }
     return r;
   }

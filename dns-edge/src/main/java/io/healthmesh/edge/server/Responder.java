@@ -1,5 +1,6 @@
 package io.healthmesh.edge.server;
 
+import io.healthmesh.edge.dnssec.OnlineSigning;
 import io.healthmesh.edge.policy.Access;
 import io.healthmesh.edge.policy.RuleEntry;
 import io.healthmesh.edge.routing.Decision;
@@ -38,6 +39,8 @@ import org.xbill.DNS.Type;
 public final class Responder {
   /** Largest EDNS payload this server advertises and accepts (RFC 6891 suggests 1232 on the Internet). */
   static final int EDNS_PAYLOAD = 1232;
+  /** RFC 9824's Compact Answers OK flag in the EDNS header, beside DO. */
+  static final int CO_FLAG = 0x4000;
 
   private final Supplier<Snapshot> snapshot;
   private final RoutingEngine engine;
@@ -49,6 +52,7 @@ public final class Responder {
   private final ZoneAnswer zones;
   private final Forwarding forwarding;
   private final PolicyListener policies;
+  private final OnlineSigning signing;
 
   /** A reply that follows later, through the {@link Later} given with the query (a forwarded one). */
   public static final byte[] LATER = new byte[0];
@@ -71,6 +75,14 @@ public final class Responder {
   public Responder(Supplier<Snapshot> snapshot, RoutingEngine engine, String edgeRegion, SubnetRegions subnets,
       int notReadyRcode, Supplier<RandomGenerator> random, DecisionListener decisions, Forwarding forwarding,
       PolicyListener policies) {
+    this(snapshot, engine, edgeRegion, subnets, notReadyRcode, random, decisions, forwarding, policies, null);
+  }
+
+  /** @param signing the keys and signatures of the signed zones (R-DNSSEC-1); null: signs nothing */
+  public Responder(Supplier<Snapshot> snapshot, RoutingEngine engine, String edgeRegion, SubnetRegions subnets,
+      int notReadyRcode, Supplier<RandomGenerator> random, DecisionListener decisions, Forwarding forwarding,
+      PolicyListener policies, OnlineSigning signing) {
+    this.signing = signing;
     this.snapshot = snapshot;
     this.engine = engine;
     this.edgeRegion = edgeRegion;
@@ -78,7 +90,7 @@ public final class Responder {
     this.notReadyRcode = notReadyRcode;
     this.random = random;
     this.decisions = decisions;
-    this.zones = new ZoneAnswer(engine, edgeRegion, subnets, random, decisions);
+    this.zones = new ZoneAnswer(engine, edgeRegion, subnets, random, decisions, signing);
     this.forwarding = forwarding;
     this.policies = policies;
   }
@@ -128,7 +140,8 @@ public final class Responder {
     // The client's policies, found once: the fast path's test and the full path both need them.
     Access access = current.policies().isEmpty() ? null : current.policies().access(client);
     if (access == null || current.policies().leaveToZones(access, () -> FastPath.questionName(packet))) {
-      byte[] fast = FastPath.reply(packet, client, tcp, current, engine, edgeRegion, random.get(), decisions);
+      byte[] fast = FastPath.reply(packet, client, tcp, current, engine, edgeRegion, random.get(), decisions,
+          signing);
       if (fast != null) {
         return fast;
       }

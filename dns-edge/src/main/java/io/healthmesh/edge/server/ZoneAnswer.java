@@ -1,5 +1,8 @@
 package io.healthmesh.edge.server;
 
+import io.healthmesh.edge.dnssec.OnlineSigning;
+import io.healthmesh.edge.dnssec.ResponseSigner;
+import io.healthmesh.edge.dnssec.ZoneSigner;
 import io.healthmesh.edge.routing.Decision;
 import io.healthmesh.edge.routing.RoutingEngine;
 import io.healthmesh.edge.routing.SubnetRegions;
@@ -15,6 +18,8 @@ import java.util.random.RandomGenerator;
 import org.xbill.DNS.ClientSubnetOption;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.EDNSOption;
+import org.xbill.DNS.ExtendedErrorCodeOption;
+import org.xbill.DNS.ExtendedFlags;
 import org.xbill.DNS.Flags;
 import org.xbill.DNS.HINFORecord;
 import org.xbill.DNS.Message;
@@ -38,9 +43,12 @@ final class ZoneAnswer {
   private final SubnetRegions subnets;
   private final Supplier<RandomGenerator> random;
   private final Responder.DecisionListener decisions;
+  private final OnlineSigning signing;
 
+  /** @param signing the edge's keys and signatures; null when it signs no zone */
   ZoneAnswer(RoutingEngine engine, String edgeRegion, SubnetRegions subnets, Supplier<RandomGenerator> random,
-      Responder.DecisionListener decisions) {
+      Responder.DecisionListener decisions, OnlineSigning signing) {
+    this.signing = signing;
     this.engine = engine;
     this.edgeRegion = edgeRegion;
     this.subnets = subnets;
@@ -48,24 +56,66 @@ final class ZoneAnswer {
     this.decisions = decisions;
   }
 
-  /** The zone's authoritative answer, within {@code maxSize} bytes. */
+  /**
+   * The zone's authoritative answer, within {@code maxSize} bytes; signed when the zone is and the
+   * query set DO (R-DNSSEC-1), and then, when too big, truncated whole (R-DNSSEC-5).
+   */
   byte[] answer(Message query, Zone zone, OPTRecord opt, int maxSize) {
     Record question = query.getQuestion();
+    boolean dnssecOk = opt != null && (opt.getFlags() & ExtendedFlags.DO) != 0;
+    ZoneSigner signer = signing != null && OnlineSigning.signs(zone) ? signing.signer(zone.origin()) : null;
+    if (dnssecOk && signer == null && signing != null && OnlineSigning.signs(zone)) {
+      return unsignable(query); // R-DNSSEC-3: never an unsigned answer for a signed zone
+    }
     Message response = Responder.response(query, Rcode.NOERROR);
     response.getHeader().setFlag(Flags.AA);
     ClientSubnetOption ecs = clientSubnet(opt);
     String region = regionOf(ecs);
-    answer(zone, question.getName(), question.getType(), region, ecs, response);
-    addOpt(response, opt, ecs, region);
-    return response.toWire(maxSize);
+    answer(zone, question.getName(), question.getType(), region, ecs, response, signer);
+    addOpt(response, opt, ecs, region, dnssecOk);
+    if (!dnssecOk || signer == null) {
+      return response.toWire(maxSize);
+    }
+    if (query.getHeader().getFlag(Flags.CD)) {
+      response.getHeader().setFlag(Flags.CD); // RFC 4035 3.1.6
+    }
+    boolean compactOk = (opt.getFlags() & Responder.CO_FLAG) != 0;
+    try {
+      ResponseSigner.sign(response, zone, signer, question.getName(), question.getType(), compactOk);
+    } catch (RuntimeException e) {
+      return unsignable(query);
+    }
+    byte[] wire = response.toWire();
+    if (wire.length <= maxSize) {
+      return wire;
+    }
+    // An RRset cut from its signatures would be bogus: send none, and the client asks over TCP.
+    response.removeAllRecords(Section.ANSWER);
+    response.removeAllRecords(Section.AUTHORITY);
+    response.getHeader().setFlag(Flags.TC);
+    return response.toWire();
+  }
+
+  /** SERVFAIL with the extended error "RRSIGs missing" (RFC 8914): the edge cannot sign this zone now. */
+  private static byte[] unsignable(Message query) {
+    Message response = Responder.response(query, Rcode.SERVFAIL);
+    response.addRecord(new OPTRecord(Responder.EDNS_PAYLOAD, 0, 0, ExtendedFlags.DO, List.of(
+        new ExtendedErrorCodeOption(ExtendedErrorCodeOption.RRSIGS_MISSING, "no active DNSSEC key for this zone"))),
+        Section.ADDITIONAL);
+    return response.toWire(512);
   }
 
   /** Follows CNAMEs inside the zone; NXDOMAIN and NODATA carry the zone's SOA (RFC 2308). */
-  private void answer(Zone zone, Name qname, int qtype, String region, ClientSubnetOption ecs, Message response) {
+  private void answer(Zone zone, Name qname, int qtype, String region, ClientSubnetOption ecs, Message response,
+      ZoneSigner signer) {
     Name name = qname;
     for (int hop = 0; hop < MAX_CNAME_CHAIN; hop++) {
       if (name.equals(zone.origin()) && (qtype == Type.SOA || qtype == Type.ANY)) {
         response.addRecord(zone.soa(), Section.ANSWER);
+        return;
+      }
+      if (name.equals(zone.origin()) && qtype == Type.DNSKEY && signer != null) {
+        signer.dnskeys().forEach(r -> response.addRecord(r, Section.ANSWER));
         return;
       }
       Map<Integer, RecordSetEntry> types = zone.types(name);
@@ -154,7 +204,7 @@ final class ZoneAnswer {
    * another), so it carries the source prefix as well: a scope of 0 would let a caching resolver
    * give it to every subnet, the mapped ones included. Without mappings no answer depends on it.
    */
-  private void addOpt(Message response, OPTRecord queryOpt, ClientSubnetOption ecs, String region) {
+  private void addOpt(Message response, OPTRecord queryOpt, ClientSubnetOption ecs, String region, boolean dnssecOk) {
     if (queryOpt == null) {
       return;
     }
@@ -163,6 +213,8 @@ final class ZoneAnswer {
       int scope = subnets.isEmpty() ? 0 : ecs.getSourcePrefixLength();
       options.add(new ClientSubnetOption(ecs.getSourcePrefixLength(), scope, ecs.getAddress()));
     }
-    response.addRecord(new OPTRecord(Responder.EDNS_PAYLOAD, 0, 0, 0, options), Section.ADDITIONAL);
+    // RFC 3225 3: the DO bit is copied into the response
+    response.addRecord(new OPTRecord(Responder.EDNS_PAYLOAD, 0, 0, dnssecOk ? ExtendedFlags.DO : 0, options),
+        Section.ADDITIONAL);
   }
 }

@@ -196,7 +196,8 @@ public final class EdgeState {
     }
     // Record sets in force were checked against the version before; only these fields can change that.
     boolean sameRules = before != null && zone != null && before.getZoneType() == zone.getZoneType()
-        && before.getVisibility() == zone.getVisibility() && before.getDnssecEnabled() == zone.getDnssecEnabled();
+        && before.getVisibility() == zone.getVisibility() && before.getDnssecEnabled() == zone.getDnssecEnabled()
+        && before.getDnssecAnySubset() == zone.getDnssecAnySubset();
     Map<String, List<String>> conflicts = zone == null || sameRules ? Map.of() : conflicts(name, zone);
     List<String> breaking = conflicts.entrySet().stream()
         .flatMap(e -> e.getValue().stream().map(p -> "record set " + e.getKey() + " in force: " + p)).toList();

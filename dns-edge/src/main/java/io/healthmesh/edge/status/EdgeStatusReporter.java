@@ -1,9 +1,11 @@
 package io.healthmesh.edge.status;
 
+import io.healthmesh.edge.dnssec.OnlineSigning;
 import io.healthmesh.edge.state.Snapshot;
 import io.healthmesh.edge.state.TopicFollower;
 import io.healthmesh.events.EdgePartition;
 import io.healthmesh.events.EdgeStatus;
+import io.healthmesh.events.EdgeZoneKeys;
 import io.healthmesh.observability.StatusReports;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
@@ -27,10 +29,15 @@ public final class EdgeStatusReporter implements AutoCloseable {
   private final String region;
   private final TopicFollower follower;
   private final Supplier<Snapshot> snapshot;
+  private final OnlineSigning signing;
+  private final Supplier<String> notReady;
   private final StatusReports<EdgeStatus> reports;
 
   public EdgeStatusReporter(String edge, String region, Map<String, Object> kafka, SchemaRegistryClient registry,
-      TopicFollower follower, Supplier<Snapshot> snapshot, Duration interval, MeterRegistry meters) {
+      TopicFollower follower, Supplier<Snapshot> snapshot, OnlineSigning signing, Supplier<String> notReady,
+      Duration interval, MeterRegistry meters) {
+    this.signing = signing;
+    this.notReady = notReady;
     this.edge = edge;
     this.region = region;
     this.follower = follower;
@@ -50,7 +57,12 @@ public final class EdgeStatusReporter implements AutoCloseable {
           .setPartition(Integer.parseInt(tp.substring(dash + 1))).setServed(s.offsets().getOrDefault(tp, -1L))
           .setEnd(ends.getOrDefault(tp, -1L)).build());
     }
-    return EdgeStatus.newBuilder().setEdge(edge).setRegion(region).setReady(follower.ready())
+    List<EdgeZoneKeys> keys = new ArrayList<>();
+    signing.keyTags(s.zones()).forEach((zone, tags) ->
+        keys.add(EdgeZoneKeys.newBuilder().setZone(zone).setKeyTags(tags).build()));
+    String why = notReady.get();
+    return EdgeStatus.newBuilder().setEdge(edge).setRegion(region).setReady(why == null)
+        .setDnssec(keys).setNotReady(why == null ? "" : why)
         .setSnapshotVersion(s.version()).setBuiltAt(Instant.ofEpochMilli(s.builtAtMillis()))
         .setReportedAt(Instant.now()).setLagRecords(follower.lagRecords())
         .setStalenessMillis(follower.stalenessMillis()).setPartitions(partitions).build();

@@ -39,7 +39,7 @@ class FastPathTest {
 
   private byte[] fast(byte[] packet, boolean tcp) {
     return FastPath.reply(packet, inside, tcp, snapshot, new RoutingEngine(Regions.builtIn()), "us-east1",
-        new SplittableRandom(1), Responder.DecisionListener.NONE);
+        new SplittableRandom(1), Responder.DecisionListener.NONE, null);
   }
 
   @Test
@@ -73,10 +73,10 @@ class FastPathTest {
     assertThat(fast(query("big.example.internal.", Type.A, true, null).toWire(), false)).as("NODATA").isNull();
     assertThat(FastPath.reply(query("static.example.internal.", Type.A, true, null).toWire(), address("192.168.1.1"),
         false, snapshot, new RoutingEngine(Regions.builtIn()), "us-east1", new SplittableRandom(1),
-        Responder.DecisionListener.NONE)).as("client outside the private zone").isNull();
+        Responder.DecisionListener.NONE, null)).as("client outside the private zone").isNull();
     assertThat(FastPath.reply(query("static.example.internal.", Type.A, true, null).toWire(), inside, false,
         Snapshot.NOT_READY, new RoutingEngine(Regions.builtIn()), "us-east1", new SplittableRandom(1),
-        Responder.DecisionListener.NONE)).as("not ready").isNull();
+        Responder.DecisionListener.NONE, null)).as("not ready").isNull();
   }
 
   private static InetAddress address(String text) {

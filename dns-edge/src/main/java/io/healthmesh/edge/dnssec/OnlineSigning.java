@@ -1,0 +1,196 @@
+package io.healthmesh.edge.dnssec;
+
+import io.healthmesh.config.ZoneType;
+import io.healthmesh.edge.state.Zone;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.xbill.DNS.Name;
+
+/**
+ * The edge's signing (R-DNSSEC-1..4): the zones' keys from the key directory, one
+ * {@link ZoneSigner} per zone for the keys active now, and a thread that reads the directory again
+ * when it changes, follows the keys' timing, refreshes signatures before they expire and bounds the
+ * cache. A signed zone this edge has no complete set of active keys for is a problem, which makes
+ * the edge not ready (R-DNSSEC-3).
+ */
+public final class OnlineSigning implements AutoCloseable {
+  private final SigningSettings settings;
+  private final Clock clock;
+  private final Counter signatures;
+  private final Counter failures;
+  private final ScheduledExecutorService sweeper;
+  private final Object retired = new Object();
+  private volatile KeyDirectory directory = KeyDirectory.EMPTY;
+  private volatile Map<Name, ZoneSigner> signers = Map.of();
+  private volatile long nextChangeMillis = Long.MAX_VALUE;
+  private long hitsRetired;
+  private long missesRetired;
+
+  private OnlineSigning(SigningSettings settings, Clock clock, MeterRegistry meters) {
+    this.settings = settings;
+    this.clock = clock;
+    this.signatures = Counter.builder("healthmesh.edge.dnssec.signatures")
+        .description("RRSIG records made, on the query path or in the background").register(meters);
+    this.failures = Counter.builder("healthmesh.edge.dnssec.sweep.failures")
+        .description("background passes (key reading, refresh) that failed; the last keys stay in force")
+        .register(meters);
+    FunctionCounter.builder("healthmesh.edge.dnssec.cache.lookups", this, s -> s.lookups(true)).tag("result", "hit")
+        .description("signatures looked up in the cache by the RRset they cover").register(meters);
+    FunctionCounter.builder("healthmesh.edge.dnssec.cache.lookups", this, s -> s.lookups(false)).tag("result", "miss")
+        .description("signatures looked up in the cache by the RRset they cover").register(meters);
+    Gauge.builder("healthmesh.edge.dnssec.cache.entries", this, s -> s.signers.values().stream()
+        .mapToInt(z -> z.cache().size()).sum()).description("RRsets whose signatures are cached").register(meters);
+    Gauge.builder("healthmesh.edge.dnssec.cache.bytes", this, s -> s.signers.values().stream()
+        .mapToLong(z -> z.cache().bytes()).sum()).description("estimated heap the signature cache holds")
+        .baseUnit("bytes").register(meters);
+    Gauge.builder("healthmesh.edge.dnssec.key.problems", this, s -> s.directory.problems().size())
+        .description("key files that could not be read").register(meters);
+    reload();
+    this.sweeper = settings.keysDir() == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "dnssec-sweeper");
+      t.setDaemon(true);
+      return t;
+    });
+    if (sweeper != null) {
+      long every = settings.sweep().toMillis();
+      sweeper.scheduleWithFixedDelay(this::sweep, every, every, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  public static OnlineSigning start(SigningSettings settings, Clock clock, MeterRegistry meters) {
+    return new OnlineSigning(settings, clock, meters);
+  }
+
+  /** The signer for the zone at {@code origin} with the keys active now, or null when it has none. */
+  public ZoneSigner signer(Name origin) {
+    if (clock.millis() >= nextChangeMillis) {
+      reselect();
+    }
+    ZoneSigner s = signers.get(origin);
+    return s != null && s.complete() ? s : null;
+  }
+
+  /** Why the signed zones among {@code zones} cannot all be signed by this edge; empty when they can. */
+  public List<String> problems(List<Zone> zones) {
+    List<String> problems = new ArrayList<>();
+    for (Zone zone : zones) {
+      if (signs(zone) && signer(zone.origin()) == null) {
+        problems.add("zone " + zone.origin() + " has DNSSEC on but this edge has no active key-signing and "
+            + "zone-signing key for it" + (settings.keysDir() == null ? " (dns.dnssec.keys.dir is not set)"
+            : " in " + settings.keysDir()) + " (R-DNSSEC-3)");
+      }
+    }
+    problems.addAll(directory.problems());
+    return problems;
+  }
+
+  /** The key tags each signed zone's DNSKEY set holds at this edge, by zone. */
+  public Map<String, List<Integer>> keyTags(List<Zone> zones) {
+    Map<String, List<Integer>> tags = new TreeMap<>();
+    for (Zone zone : zones) {
+      if (signs(zone)) {
+        ZoneSigner s = signer(zone.origin());
+        tags.put(zone.origin().toString(), s == null ? List.of() : s.keyTags());
+      }
+    }
+    return tags;
+  }
+
+  /** Whether answers of {@code zone} are signed: DNSSEC on, and a zone that answers itself. */
+  public static boolean signs(Zone zone) {
+    return zone.config().getDnssecEnabled() && zone.config().getZoneType() == ZoneType.STANDARD;
+  }
+
+  private double lookups(boolean hit) {
+    synchronized (retired) {
+      long total = hit ? hitsRetired : missesRetired;
+      for (ZoneSigner s : signers.values()) {
+        total += hit ? s.cache().hits.sum() : s.cache().misses.sum();
+      }
+      return total;
+    }
+  }
+
+  private void sweep() {
+    try {
+      if (directory.changed(settings.keysDir())) {
+        reload();
+      } else {
+        reselect();
+      }
+      long now = clock.millis();
+      for (ZoneSigner s : signers.values()) {
+        s.refresh(s.cache().sweep(now, now - settings.idle().toMillis(), settings.maxEntries()));
+      }
+    } catch (RuntimeException e) {
+      failures.increment();
+    }
+  }
+
+  private synchronized void reload() {
+    directory = settings.keysDir() == null ? KeyDirectory.EMPTY : KeyDirectory.read(settings.keysDir());
+    reselect();
+  }
+
+  /** The signers for the keys' state now; a zone whose signing keys did not change keeps its cache. */
+  private synchronized void reselect() {
+    Instant now = clock.instant();
+    Map<Name, ZoneSigner> next = new HashMap<>();
+    Instant change = null;
+    for (Map.Entry<Name, List<ZoneKey>> zone : directory.keys().entrySet()) {
+      List<ZoneKey> published = zone.getValue().stream().filter(k -> k.timing().published(now)).toList();
+      List<ZoneKey> active = published.stream().filter(k -> k.timing().active(now)).toList();
+      ZoneSigner before = signers.get(zone.getKey());
+      SignatureCache cache = before != null && files(before.activeKeys()).equals(files(active)) ? before.cache()
+          : new SignatureCache();
+      if (before != null && cache != before.cache()) {
+        retire(before.cache());
+      }
+      next.put(zone.getKey(), new ZoneSigner(zone.getKey(), published, active, cache, settings, clock,
+          signatures::increment));
+      for (ZoneKey k : zone.getValue()) {
+        Instant t = k.timing().nextChange(now);
+        change = t == null || change != null && change.isBefore(t) ? change : t;
+      }
+    }
+    signers.forEach((zone, s) -> {
+      if (!next.containsKey(zone)) {
+        retire(s.cache());
+      }
+    });
+    signers = Map.copyOf(next);
+    nextChangeMillis = change == null ? Long.MAX_VALUE : change.toEpochMilli();
+  }
+
+  private void retire(SignatureCache cache) {
+    synchronized (retired) {
+      hitsRetired += cache.hits.sum();
+      missesRetired += cache.misses.sum();
+    }
+  }
+
+  private static Set<String> files(List<ZoneKey> keys) {
+    return keys.stream().map(ZoneKey::file).collect(Collectors.toSet());
+  }
+
+  @Override
+  public void close() {
+    if (sweeper != null) {
+      sweeper.shutdownNow();
+    }
+  }
+}
