@@ -47,9 +47,13 @@ final class EdgeStatusView {
         list.addObject().put("edge", s.getEdge()).put("region", s.getRegion()).put("ready", s.getReady())
             .put("snapshotVersion", s.getSnapshotVersion()).put("behindTopics", r.behindTopics())
             .put("behindOtherEdges", r.behindEdges()).put("stalenessMillis", s.getStalenessMillis())
-            .put("reportedAt", s.getReportedAt().toString()).put("reporting", !r.silent());
+            .put("reportedAt", s.getReportedAt().toString()).put("reporting", !r.silent())
+            .put("notReady", s.getNotReady());
       }
-      ObjectNode doc = JSON.createObjectNode().put("sameState", same && !rows.isEmpty());
+      Map<String, Map<String, List<Integer>>> keySets = keySets(rows);
+      ObjectNode doc = JSON.createObjectNode().put("sameState", same && !rows.isEmpty())
+          .put("sameDnskeys", keySets.values().stream().allMatch(byEdge -> new java.util.HashSet<>(byEdge.values()).size() <= 1));
+      doc.set("dnssec", JSON.valueToTree(keySets));
       doc.set("edges", list);
       out.println(JSON.writeValueAsString(doc));
       out.flush();
@@ -70,11 +74,33 @@ final class EdgeStatusView {
           seconds(s.getStalenessMillis()), seconds(Duration.between(s.getReportedAt(), now).toMillis()) + " ago"
               + (r.silent() ? " (not reporting)" : ""));
     }
+    for (Row r : rows) {
+      if (!r.status().getNotReady().isEmpty()) {
+        out.println(r.status().getEdge() + " is not ready: " + r.status().getNotReady());
+      }
+    }
+    keySets(rows).forEach((zone, byEdge) -> {
+      boolean agree = new java.util.HashSet<>(byEdge.values()).size() == 1;
+      out.println("dnssec " + zone + ": " + (agree ? "DNSKEY set " + byEdge.values().iterator().next() + " at all "
+          + byEdge.size() + " edge(s)" : "edges serve different DNSKEY sets (R-DNSSEC-3): " + byEdge));
+    });
     long reporting = rows.stream().filter(r -> !r.silent()).count();
     out.println(same ? "all " + reporting + " reporting edge(s) serve the same state"
         : "edges serve different states: BEHIND EDGES counts the records an edge lacks against the most advanced one");
     out.flush();
     return 0;
+  }
+
+  /** Per signed zone, the key tags each reporting edge publishes (R-DNSSEC-3). */
+  static Map<String, Map<String, List<Integer>>> keySets(List<Row> rows) {
+    Map<String, Map<String, List<Integer>>> zones = new TreeMap<>();
+    for (Row r : rows) {
+      if (!r.silent()) {
+        r.status().getDnssec().forEach(z -> zones.computeIfAbsent(z.getZone(), k -> new TreeMap<>())
+            .put(r.status().getEdge(), z.getKeyTags()));
+      }
+    }
+    return zones;
   }
 
   /** Each edge beside the topics' ends and beside the most advanced reporting edge. */

@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "healthctl", mixinStandardHelpOptions = true, version = "healthctl 0.1.0",
     description = "Health-aware DNS routing on Kafka.", subcommands = {ApplyCommand.Apply.class, ApplyCommand.Validate.class, GetCommand.class, StatusCommand.class, DeleteCommand.class,
         ProbeCommand.class, AuditCommand.class, TopicsCommand.class, ServeCommand.Topology.class, ServeCommand.Edge.class, ServeCommand.Registry.class,
-        XdsCommand.class, ServeCommand.Haproxy.class,
+        XdsCommand.class, ServeCommand.Haproxy.class, DnssecCommand.class,
         Healthctl.DemoCommand.class})
 public final class Healthctl implements Callable<Integer> {
 

@@ -498,6 +498,25 @@ class ValidatorTest {
   }
 
   @Test
+  void accepts_whenADnssecZoneLiftsTheOneAddressRule_R_DNSSEC_6() {
+    String zone = """
+        kind: ManagedZone
+        name: signed
+        dnsName: signed.internal.
+        dnssecEnabled: true
+        dnssecAnySubset: true
+        networks: [10.0.0.0/8]
+        ---
+        """;
+    String twoAddresses = wrr(10, 10).replace("zone: internal", "zone: signed")
+        .replace("example.internal.", "signed.internal.").replace("[10.2.0.7]\n", "[10.2.0.7, 10.2.0.8]\n");
+    String mixed = wrr(10, 10).replace("zone: internal", "zone: signed").replace("example.internal.", "signed.internal.")
+        .replace("        healthCheckedTargets:\n          externalEndpoints: [10.2.0.7]\n", "");
+    assertThat(problems(zone + twoAddresses)).isEmpty();
+    assertThat(problems(zone + mixed)).isEmpty();
+  }
+
+  @Test
   void rejects_whenHealthChecksAreOnATxtRecordSet() {
     // docs/rules.md section 4: health checking applies to A and AAAA only
     assertThat(problems("""

@@ -58,6 +58,15 @@ public final class BindKeyFiles {
     return new ZoneKey(dnskey.getName(), dnskey, key, timing, base);
   }
 
+  /** Every key of {@code zone} in {@code dir}; any file there that cannot be read is an error. */
+  public static java.util.List<ZoneKey> readZone(Path dir, Name zone) throws IOException {
+    KeyDirectory read = KeyDirectory.read(dir);
+    if (!read.problems().isEmpty()) {
+      throw new IOException(String.join("; ", read.problems()));
+    }
+    return read.keys().getOrDefault(zone, java.util.List.of());
+  }
+
   /** Writes both files into {@code dir}; the private one readable by its owner only. */
   public static void write(ZoneKey key, Path dir) throws IOException {
     Files.createDirectories(dir);

@@ -37,6 +37,7 @@ public final class OnlineSigning implements AutoCloseable {
   private volatile KeyDirectory directory = KeyDirectory.EMPTY;
   private volatile Map<Name, ZoneSigner> signers = Map.of();
   private volatile long nextChangeMillis = Long.MAX_VALUE;
+  private volatile long selectedAtMillis;
   private long hitsRetired;
   private long missesRetired;
 
@@ -77,7 +78,8 @@ public final class OnlineSigning implements AutoCloseable {
 
   /** The signer for the zone at {@code origin} with the keys active now, or null when it has none. */
   public ZoneSigner signer(Name origin) {
-    if (clock.millis() >= nextChangeMillis) {
+    long now = clock.millis();
+    if (now >= nextChangeMillis || now < selectedAtMillis) { // a key's time came, or the clock was set back
       reselect();
     }
     ZoneSigner s = signers.get(origin);
@@ -125,7 +127,8 @@ public final class OnlineSigning implements AutoCloseable {
     }
   }
 
-  private void sweep() {
+  /** One background pass now: keys read again if changed, signatures refreshed, the cache bounded. */
+  void sweep() {
     try {
       if (directory.changed(settings.keysDir())) {
         reload();
@@ -149,6 +152,7 @@ public final class OnlineSigning implements AutoCloseable {
   /** The signers for the keys' state now; a zone whose signing keys did not change keeps its cache. */
   private synchronized void reselect() {
     Instant now = clock.instant();
+    selectedAtMillis = now.toEpochMilli();
     Map<Name, ZoneSigner> next = new HashMap<>();
     Instant change = null;
     for (Map.Entry<Name, List<ZoneKey>> zone : directory.keys().entrySet()) {

@@ -236,6 +236,62 @@ class DnssecValidationIT {
     }
   }
 
+  @Test
+  void ldnsVerifyZone_acceptsEveryNameAndTypeAsTheEdgeServesThem_R_DNSSEC_1() throws Exception {
+    EdgeServer edge = edge(keys, Clock.systemUTC());
+    SimpleResolver r = new SimpleResolver("127.0.0.1");
+    r.setPort(edge.port());
+    r.setTCP(true);
+    r.setEDNS(0, 1232, org.xbill.DNS.ExtendedFlags.DO);
+    java.util.Set<String> lines = new java.util.TreeSet<>();
+    io.healthmesh.edge.state.Zone zone = snapshot.get().zoneFor(Name.fromString(ZONE));
+    List<Name> names = new ArrayList<>();
+    zone.existing().forEach((name, exists) -> names.add(name));
+    for (Name name : names) {
+      java.util.Set<Integer> types = new java.util.TreeSet<>(List.of(Type.NULL)); // a type no name holds: its NSEC
+      if (zone.types(name) != null) {
+        types.addAll(zone.types(name).keySet());
+      }
+      if (name.equals(zone.origin())) {
+        types.addAll(List.of(Type.SOA, Type.DNSKEY));
+      }
+      for (int type : types) {
+        Message reply = r.send(Message.newQuery(Record.newRecord(name, type, DClass.IN)));
+        for (int section : new int[] {org.xbill.DNS.Section.ANSWER, org.xbill.DNS.Section.AUTHORITY}) {
+          reply.getSection(section).forEach(rec -> lines.add(rec.toString()));
+        }
+      }
+    }
+    Path anchor = dir.resolve("ksk.key");
+    Files.writeString(anchor, ksk.dnskey().toString() + "\n");
+    // Compact denial has no chain by design (R-DNSSEC-2): each NSEC covers its own name only, and a
+    // CNAME's owner is never denied. Those are the only complaints allowed; every signature verifies.
+    List<String> errors = ldnsVerifyZone(List.copyOf(lines), anchor);
+    assertThat(errors).as(String.join("\n", lines)).allMatch(e -> e.endsWith("points to the wrong next owner name")
+        || e.equals("Error: there is no NSEC(3) for www.example.internal.")
+        || e.equals("Error: there is no NSEC(3) for outside.example.internal."));
+    // The same dump with one signature changed: ldns-verify-zone does check them.
+    List<String> tampered = new ArrayList<>(lines);
+    int at = tampered.indexOf(tampered.stream().filter(l -> l.startsWith("static.") && l.contains("RRSIG\tA "))
+        .findFirst().orElseThrow());
+    String sig = tampered.get(at);
+    tampered.set(at, sig.substring(0, sig.length() - 6) + (sig.charAt(sig.length() - 6) == 'A' ? 'B' : 'A')
+        + sig.substring(sig.length() - 5));
+    assertThat(ldnsVerifyZone(tampered, anchor)).anyMatch(e -> e.contains("static.example.internal.")
+        && !e.contains("NSEC"));
+  }
+
+  /** ldns-verify-zone's errors over a zone file of {@code lines}. */
+  private List<String> ldnsVerifyZone(List<String> lines, Path anchor) throws Exception {
+    Path zoneFile = Files.createTempFile(dir, "served", ".zone");
+    Files.write(zoneFile, lines);
+    Process verify = new ProcessBuilder("ldns-verify-zone", "-k", anchor.toString(), zoneFile.toString())
+        .redirectErrorStream(true).start();
+    String out = new String(verify.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(verify.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return out.lines().filter(l -> l.startsWith("Error")).toList();
+  }
+
   /** The edge's DNSKEY set now: K for the key-signing key, old and new for the two zone-signing keys. */
   private static String tags(EdgeServer edge, int ksk, int old) throws Exception {
     return dnskeys(edge).getSection(org.xbill.DNS.Section.ANSWER).stream()
