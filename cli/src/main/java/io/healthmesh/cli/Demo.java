@@ -6,6 +6,9 @@ import io.healthmesh.cli.config.ResourceKind;
 import io.healthmesh.edge.EdgeApp;
 import io.healthmesh.edge.EdgeMain;
 import io.healthmesh.edge.EdgeSettings;
+import io.healthmesh.edge.dnssec.BindKeyFiles;
+import io.healthmesh.edge.dnssec.KeyTiming;
+import io.healthmesh.edge.dnssec.ZoneKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.kafka.embedded.EmbeddedKafka;
 import io.healthmesh.observability.MetricsServer;
@@ -23,6 +26,8 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -30,6 +35,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import org.xbill.DNS.DNSSEC;
+import org.xbill.DNS.Name;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -42,6 +49,7 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class Demo implements AutoCloseable {
   private final List<AutoCloseable> started = new ArrayList<>();
+  static final String DEMO_ZONE = "example.internal.";
   final Path dataDir;
   /** What the probe simulator makes fail; null without the simulator. */
   Faults faults;
@@ -123,8 +131,10 @@ final class Demo implements AutoCloseable {
           Duration.ofMinutes(2));
       demo.started.add(topology);
       demo.serve("topology", MetricsServer.start("127.0.0.1", ports.metrics(0), topologyMeters, topology::ready));
+      Path keys = demoKeys(dataDir.resolve("dnssec-keys"));
       for (int i = 0; i < SampleConfig.REGIONS.size(); i++) {
         Properties e = new Properties();
+        e.setProperty(EdgeSettings.DNSSEC_KEYS_DIR, keys.toString());
         e.setProperty(EdgeSettings.REGION, SampleConfig.REGIONS.get(i));
         e.setProperty(EdgeSettings.PORT, String.valueOf(edgePorts.get(i)));
         e.setProperty(EdgeSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
@@ -187,6 +197,18 @@ final class Demo implements AutoCloseable {
   }
 
   /** What a newcomer needs to try it, in a short box. */
+  /** The demo zone's keys, made on its first start: every edge signs with them (R-DNSSEC-3). */
+  private static Path demoKeys(Path dir) throws Exception {
+    Name zone = Name.fromString(DEMO_ZONE);
+    if (BindKeyFiles.readZone(Files.createDirectories(dir), zone).isEmpty()) {
+      Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+      for (boolean ksk : new boolean[] {true, false}) {
+        BindKeyFiles.write(ZoneKey.generate(zone, DNSSEC.Algorithm.ECDSAP256SHA256, ksk, 3600, KeyTiming.from(now)), dir);
+      }
+    }
+    return dir;
+  }
+
   String banner() {
     List<String> lines = new ArrayList<>();
     lines.add("healthmesh demo is running (Ctrl-C stops it; data in " + dataDir + ")");
@@ -198,6 +220,8 @@ final class Demo implements AutoCloseable {
     lines.add("failover:  dig @127.0.0.1 -p " + port + " db.example.internal +short   (primary 127.0.1.100, 10% trickle)");
     lines.add("geo:       dig @127.0.0.1 -p " + port + " www.example.internal +short");
     lines.add("           dig @127.0.0.1 -p " + port + " www.example.internal +short +subnet=10.200.0.0/16");
+    lines.add("dnssec:    dig @127.0.0.1 -p " + port + " api.example.internal +dnssec   (trust anchor: ./healthctl"
+        + " dnssec ds " + DEMO_ZONE + " --keys-dir " + dataDir.resolve("dnssec-keys") + ")");
     String xdsFlag = xds.port() == 18000 ? "" : " --server 127.0.0.1:" + xds.port();
     lines.add("gRPC/xDS:  ./healthctl xds watch orders-global" + xdsFlag + "   (xds:///orders-global, R-CH-8 failover)");
     lines.add("break it:  ./healthctl demo fail orders-use1      (or orders-use1/vm-1)");

@@ -21,6 +21,7 @@ class DemoIT {
     try (Demo demo = Demo.start(dir, true, Demo.Ports.free())) {
       assertThat(demo.banner()).contains("dig @127.0.0.1 -p " + demo.edges.get(0).port() + " api.example.internal");
       DemoAnswers.awaitMajority(demo, "up", "db", "127.0.1.100", Duration.ofSeconds(30));
+      assertDelvValidates(demo, dir); // R-DNSSEC-1
       String xds = "127.0.0.1:" + demo.xds.port();
       assertThat(demo.banner()).contains("./healthctl xds watch orders-global --server " + xds);
       awaitCalls(demo, "us-east1"); // R-XDS-1: gRPC's own xDS client reaches the preferred region
@@ -53,6 +54,28 @@ class DemoIT {
     assertThat(none.err()).contains("no Kafka answers at");
     try (Demo again = Demo.start(dir, false, Demo.Ports.free())) {
       DemoAnswers.awaitMajority(again, "restarted on its data", "www", "127.0.1.100", Duration.ofSeconds(30));
+    }
+  }
+
+  /**
+   * The demo zone is signed by both edges with the keys the demo made, and delv, given the trust
+   * anchor that {@code healthctl dnssec ds} prints, fully validates what each edge answers.
+   */
+  private static void assertDelvValidates(Demo demo, Path dir) throws Exception {
+    Cli.Run ds = Cli.execute(null, null, "dnssec", "ds", Demo.DEMO_ZONE, "--keys-dir",
+        dir.resolve("dnssec-keys").toString());
+    assertThat(ds.exit()).as(ds.err()).isZero();
+    String[] f = ds.out().strip().split("\\s+"); // NAME TTL IN DS TAG ALG DIGEST-TYPE DIGEST
+    Path anchors = dir.resolve("anchors.conf");
+    java.nio.file.Files.writeString(anchors, "trust-anchors { \"" + f[0] + "\" static-ds " + f[4] + " " + f[5] + " "
+        + f[6] + " \"" + f[7] + "\"; };\n");
+    assertThat(demo.banner()).contains("+dnssec");
+    for (var edge : demo.edges) {
+      Process delv = new ProcessBuilder("delv", "@127.0.0.1", "-p", String.valueOf(edge.port()), "-a",
+          anchors.toString(), "+root=" + Demo.DEMO_ZONE, "api.example.internal", "A").redirectErrorStream(true).start();
+      assertThat(delv.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(new String(delv.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
+          .contains("; fully validated").contains("api.example.internal.");
     }
   }
 
@@ -93,7 +116,8 @@ class DemoIT {
         Cli.Run run = Cli.execute(demo.bootstrap, demo.registryUrl, "status", "--edges");
         last.set(run.out() + run.err());
         return run.exit() == 0 && run.out().contains("all 2 reporting edge(s) serve the same state")
-            && run.out().contains("edge-us-east1") && run.out().contains("edge-europe-west1");
+            && run.out().contains("edge-us-east1") && run.out().contains("edge-europe-west1")
+            && run.out().matches("(?s).*dnssec example.internal.: DNSKEY set \\[\\d+, \\d+\\] at all 2 edge\\(s\\).*"); // R-DNSSEC-3
       });
     } catch (ConditionTimeoutException e) {
       throw new AssertionError(e.getMessage() + "; status --edges said:\n" + last.get(), e);

@@ -38,6 +38,25 @@ class EdgeStatusViewTest {
     assertThat(rows.get(1).silent()).isTrue();
   }
 
+  @Test
+  void groupsEachSignedZonesKeyTagsByEdge_soEdgesThatDisagreeShow_R_DNSSEC_3() {
+    Map<String, EdgeStatus> latest = new TreeMap<>();
+    latest.put("a", keys(status("a", NOW, 99, 49), List.of(4004, 54428)));
+    latest.put("b", keys(status("b", NOW, 99, 49), List.of(29923, 54428)));
+    latest.put("gone", keys(status("gone", NOW.minusSeconds(120), 99, 49), List.of(1)));
+
+    Map<String, Map<String, List<Integer>>> sets = EdgeStatusView.keySets(EdgeStatusView.rows(latest, NOW));
+
+    assertThat(sets).containsOnlyKeys("example.com.");
+    assertThat(sets.get("example.com.")).containsExactly(Map.entry("a", List.of(4004, 54428)),
+        Map.entry("b", List.of(29923, 54428)));
+  }
+
+  private static EdgeStatus keys(EdgeStatus s, List<Integer> tags) {
+    return EdgeStatus.newBuilder(s).setDnssec(List.of(io.healthmesh.events.EdgeZoneKeys.newBuilder()
+        .setZone("example.com.").setKeyTags(tags).build())).build();
+  }
+
   private static EdgeStatus status(String edge, Instant at, long healthServed, long configServed) {
     return EdgeStatus.newBuilder().setEdge(edge).setRegion("us-east1").setReady(true).setSnapshotVersion(7)
         .setBuiltAt(at).setReportedAt(at).setLagRecords(0).setStalenessMillis(100)
