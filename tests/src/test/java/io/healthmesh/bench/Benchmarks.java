@@ -46,6 +46,9 @@ public final class Benchmarks {
       XdsBenchmark.main(new String[0]);
       XdsPropagationBenchmark.main(new String[0]);
     }
+    if (which.equals("all") || which.equals("dnssec")) {
+      DnssecBenchmark.main(new String[0]);
+    }
     if (which.equals("all") || which.equals("audit")) {
       AuditBenchmark.main(new String[0]);
     }

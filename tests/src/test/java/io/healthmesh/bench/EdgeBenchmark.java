@@ -157,12 +157,13 @@ public final class EdgeBenchmark {
     return Integer.parseInt(Files.readString(dir.resolve(server).resolve("port")).strip());
   }
 
-  static Run perf(String name, int port, Path queries, long serverPid) throws Exception {
+  /** @param flags more dnsperf flags ({@code -D}: the DO bit) */
+  static Run perf(String name, int port, Path queries, long serverPid, String... flags) throws Exception {
     long cpu0 = cpuTicks(serverPid);
     long[] machine0 = machineTicks();
     // bash reports dnsperf's own CPU, so the client's share of the two cores shows too.
     Process p = new ProcessBuilder("bash", "-c", "TIMEFORMAT='client-cpu %U %S'; time dnsperf -s 127.0.0.1 -p " + port
-        + " -d " + queries + " -l " + SECONDS + " -c 4").redirectErrorStream(true).start();
+        + " -d " + queries + " -l " + SECONDS + " -c 4 " + String.join(" ", flags)).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     p.waitFor();
     long cpu1 = cpuTicks(serverPid);

@@ -6,7 +6,6 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.interfaces.ECPrivateKey;
-import java.security.interfaces.EdECPrivateKey;
 import java.security.spec.ECGenParameterSpec;
 import java.util.Arrays;
 import org.xbill.DNS.DClass;
@@ -24,6 +23,10 @@ import org.xbill.DNS.Name;
  */
 public record ZoneKey(Name zone, DNSKEYRecord dnskey, PrivateKey privateKey, KeyTiming timing, String file) {
   public static final long DEFAULT_TTL = 3600;
+
+  public ZoneKey {
+    privateKey = SigningProvider.own(privateKey);
+  }
 
   /** The secure entry point flag: a key-signing key, which signs the DNSKEY set (RFC 4034 2.1.1). */
   public boolean ksk() {
@@ -85,10 +88,7 @@ public record ZoneKey(Name zone, DNSKEYRecord dnskey, PrivateKey privateKey, Key
     if (privateKey instanceof ECPrivateKey ec) {
       return fixed(ec.getS(), 32);
     }
-    if (privateKey instanceof EdECPrivateKey ed) {
-      return ed.getBytes().orElseThrow(() -> new IllegalStateException("Ed25519 key without its bytes"));
-    }
-    throw new IllegalStateException("unsupported private key " + privateKey.getAlgorithm());
+    return SigningProvider.ed25519Seed(privateKey);
   }
 
   private static byte[] fixed(BigInteger n, int length) {

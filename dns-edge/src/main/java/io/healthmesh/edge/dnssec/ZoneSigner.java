@@ -124,7 +124,7 @@ public final class ZoneSigner {
     List<RRSIGRecord> sigs = new ArrayList<>(signers.size());
     for (ZoneKey k : signers) {
       try {
-        sigs.add(DNSSEC.sign(set, dnskeyAt(k), k.privateKey(), inception, expiration));
+        sigs.add(DNSSEC.sign(set, dnskeyAt(k), k.privateKey(), inception, expiration, SigningProvider.NAME));
       } catch (DNSSEC.DNSSECException e) {
         throw new IllegalStateException("cannot sign with " + k + ": " + e.getMessage(), e);
       }
