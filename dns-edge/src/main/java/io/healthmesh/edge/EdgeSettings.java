@@ -125,7 +125,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
     SigningSettings d = SigningSettings.NONE;
     return new SigningSettings(keys, Duration.ofHours(validity), Duration.ofHours(refresh), d.inceptionOffset(),
         Duration.ofMinutes(read.integer(DNSSEC_CACHE_IDLE_MINUTES, 60, 1, 7 * 24 * 60)),
-        read.integer(DNSSEC_CACHE_MAX, 2_000_000, 1_000, 100_000_000),
+        read.integer(DNSSEC_CACHE_MAX, 250_000, 1_000, 100_000_000),
         Duration.ofMillis(read.integer(DNSSEC_SWEEP_MS, 5_000, 100, 600_000)));
   }
 

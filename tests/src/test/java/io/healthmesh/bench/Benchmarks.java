@@ -48,6 +48,14 @@ public final class Benchmarks {
     }
     if (which.equals("all") || which.equals("dnssec")) {
       DnssecBenchmark.main(new String[0]);
+      // The edge at scale again, and a probe to a signed answer beside 100,000 record sets, every
+      // zone signed and every query with DO (R-DNSSEC-1, R-DNSSEC-4).
+      System.setProperty("bench.dnssec", "true");
+      EdgeScaleBenchmark.main(new String[0]);
+      System.setProperty("bench.background", System.getProperty("bench.background", "100000"));
+      System.setProperty("bench.target", "external");
+      PropagationBenchmark.main(new String[0]);
+      System.setProperty("bench.dnssec", "false");
     }
     if (which.equals("all") || which.equals("audit")) {
       AuditBenchmark.main(new String[0]);

@@ -7,8 +7,6 @@ import io.healthmesh.config.RoutingPolicy;
 import io.healthmesh.config.WrrItem;
 import io.healthmesh.config.WrrPolicy;
 import io.healthmesh.config.ZoneVisibility;
-import io.healthmesh.edge.dnssec.BindKeyFiles;
-import io.healthmesh.edge.dnssec.KeyTiming;
 import io.healthmesh.edge.dnssec.OnlineSigning;
 import io.healthmesh.edge.dnssec.SigningSettings;
 import io.healthmesh.edge.dnssec.ZoneKey;
@@ -32,15 +30,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import org.xbill.DNS.DNSSEC;
-import org.xbill.DNS.Name;
 import org.xbill.DNS.Rcode;
 
 /**
@@ -58,14 +52,7 @@ public final class DnssecBenchmark {
   public static void main(String[] args) throws Exception {
     Path dir = Files.createTempDirectory("healthmesh-dnssec-bench");
     Path keys = Files.createDirectories(dir.resolve("keys"));
-    Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(3600);
-    List<ZoneKey> made = new ArrayList<>();
-    for (boolean ksk : new boolean[] {true, false}) {
-      ZoneKey k = ZoneKey.generate(Name.fromString("signed.example."), DNSSEC.Algorithm.ECDSAP256SHA256, ksk, 3600,
-          KeyTiming.from(now));
-      BindKeyFiles.write(k, keys);
-      made.add(k);
-    }
+    List<ZoneKey> made = BenchKeys.write(keys, "signed.example.");
     StringBuilder zone = new StringBuilder("$TTL 300\n$ORIGIN signed.example.\n@ SOA ns1 hostmaster 1 3600 600 86400 300\n"
         + "@ NS ns1\nns1 A 127.0.0.1\n");
     StringBuilder queries = new StringBuilder();

@@ -73,6 +73,8 @@ public final class EdgeScaleBenchmark {
   private static volatile long lastCompleted;
   private static final String CONTROL_TOPIC = "bench-control";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+  /** -Dbench.dnssec=true: the zone is signed and every query (watcher and dnsperf) sets DO (R-DNSSEC-1). */
+  private static boolean dnssec;
 
   private EdgeScaleBenchmark() {}
 
@@ -81,7 +83,9 @@ public final class EdgeScaleBenchmark {
       long peakRssAtNMb, long peakRssAt2NMb) {}
 
   public static void main(String[] args) throws Exception {
-    System.out.printf("%nedge at scale: edge JVM %s, %d flips, churn %d flips/s for %d s in rounds of %d s alternating"
+    dnssec = Boolean.getBoolean("bench.dnssec");
+    System.out.printf("%nedge at scale" + (dnssec ? ", the zone signed online and every query with DO" : "")
+        + ": edge JVM %s, %d flips, churn %d flips/s for %d s in rounds of %d s alternating"
         + " with rounds without churn, dnsperf -c 4%n", EDGE_JVM, FLIPS, CHURN_RATE, CHURN_SECONDS, ROUND_SECONDS);
     List<Result> results = new ArrayList<>();
     for (int n : SIZES) {
@@ -234,6 +238,13 @@ public final class EdgeScaleBenchmark {
           long[] rss = edge.rss();
           System.out.printf("edge RSS after churn %,d MB (peak so far %,d MB); after the apply and the burst %,d MB"
               + " (peak %,d MB)%n", rssAtN[0] >> 20, rssAtN[1] >> 20, rss[0] >> 20, rss[1] >> 20);
+          if (dnssec) {
+            System.out.printf("signature cache: %,.0f RRsets, about %,.1f MB; %,.0f signatures made, %,.0f lookups hit,"
+                + " %,.0f missed%n", edge.metric("healthmesh_edge_dnssec_cache_entries"),
+                edge.metric("healthmesh_edge_dnssec_cache_bytes") / 1e6, edge.metric("healthmesh_edge_dnssec_signatures_total"),
+                edge.metric("healthmesh_edge_dnssec_cache_lookups_total", "result=\"hit\""),
+                edge.metric("healthmesh_edge_dnssec_cache_lookups_total", "result=\"miss\""));
+          }
           return new Result(n, catchUp, pct(flips, 0.5), pct(flips, 0.99), pct(churn, 0.5), pct(churn, 0.99),
               churn.size(), baseQps, churnQps, controlQps, cpuRatio, cpuShare, apply, burst, rssAtN[1] >> 20, rss[1] >> 20);
         } finally {
@@ -273,7 +284,8 @@ public final class EdgeScaleBenchmark {
             Topics.RESOURCE_RECORD_SETS.keySerde(client).serializer(),
             Topics.RESOURCE_RECORD_SETS.valueSerde(client).serializer())) {
       zones.send(new ProducerRecord<>(Topics.MANAGED_ZONES.name(), "bench", ManagedZone.newBuilder().setName("bench")
-          .setDnsName("bench.example.").setNetworks(List.of("127.0.0.0/8")).build()));
+          .setDnsName("bench.example.").setNetworks(List.of("127.0.0.0/8")).setDnssecEnabled(dnssec)
+          .setDnssecAnySubset(dnssec).build()));
       for (int i = 0; i < n; i++) {
         ResourceRecordSet rrs = recordSet("r" + i + ".bench.example.", primary(i), standby(i));
         sets.send(new ProducerRecord<>(Topics.RESOURCE_RECORD_SETS.name(), "bench/r" + i + ".bench.example./A", rrs));
@@ -322,8 +334,12 @@ public final class EdgeScaleBenchmark {
   }
 
   private static double dnsperf(int port, Path queries, int seconds) throws Exception {
-    Process p = new ProcessBuilder("dnsperf", "-s", "127.0.0.1", "-p", String.valueOf(port), "-d", queries.toString(),
-        "-l", String.valueOf(seconds), "-c", "4").redirectErrorStream(true).start();
+    List<String> command = new ArrayList<>(List.of("dnsperf", "-s", "127.0.0.1", "-p", String.valueOf(port), "-d",
+        queries.toString(), "-l", String.valueOf(seconds), "-c", "4"));
+    if (dnssec) {
+      command.add("-D");
+    }
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     p.waitFor();
     lastCompleted = (long) EdgeBenchmark.number(out, "Queries completed:\\s+([0-9]+)");
@@ -558,6 +574,9 @@ public final class EdgeScaleBenchmark {
     Querier(int port) throws IOException {
       resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", port));
       resolver.setTimeout(Duration.ofSeconds(2));
+      if (dnssec) {
+        resolver.setEDNS(0, 1232, org.xbill.DNS.ExtendedFlags.DO);
+      }
     }
 
     String answer(String name) throws IOException {
@@ -567,7 +586,7 @@ public final class EdgeScaleBenchmark {
 
     List<Record> ask(String name) throws IOException {
       return resolver.send(Message.newQuery(Record.newRecord(Name.fromString(name), Type.A, DClass.IN)))
-          .getSection(Section.ANSWER);
+          .getSection(Section.ANSWER).stream().filter(r -> r.getType() == Type.A).toList(); // RRSIGs follow with DO
     }
 
     @Override
@@ -595,6 +614,10 @@ public final class EdgeScaleBenchmark {
       command.addAll(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"),
           "io.healthmesh.edge.EdgeMain", "edge.region=us-east1", "dns.port=" + port, "metrics.port=" + metricsPort,
           "bootstrap.servers=" + bootstrap, "schema.registry.url=" + registry));
+      if (dnssec) {
+        BenchKeys.write(dir.resolve("keys"), "bench.example.");
+        command.add("dns.dnssec.keys.dir=" + dir.resolve("keys"));
+      }
       Process process = new ProcessBuilder(command).redirectErrorStream(true)
           .redirectOutput(dir.resolve("edge.log").toFile()).start();
       return new Edge(port, metricsPort, process);
@@ -622,11 +645,16 @@ public final class EdgeScaleBenchmark {
 
     /** The sum of every series of a metric in the edge's Prometheus text. */
     double metric(String name) throws Exception {
+      return metric(name, "");
+    }
+
+    /** The sum of the series of {@code name} whose labels contain {@code label} ({@code result="hit"}). */
+    double metric(String name, String label) throws Exception {
       String text = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
           HttpResponse.BodyHandlers.ofString()).body();
       double sum = 0;
       for (String line : text.split("\n")) {
-        if (line.startsWith(name + "{") || line.startsWith(name + " ")) {
+        if ((line.startsWith(name + "{") || line.startsWith(name + " ")) && line.contains(label)) {
           sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
         }
       }

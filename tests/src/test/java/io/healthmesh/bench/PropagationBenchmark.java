@@ -60,12 +60,15 @@ public final class PropagationBenchmark {
   private static String target;
   /** WRR record sets configured besides the measured one, each over two probed external endpoints. */
   private static int background;
+  /** -Dbench.dnssec=true: the zone is signed, and DNS is asked with DO (R-DNSSEC-1). */
+  private static boolean dnssec;
 
   private PropagationBenchmark() {}
 
   public static void main(String[] args) throws Exception {
     target = System.getProperty("bench.target", "lb");
     background = Integer.getInteger("bench.background", 0);
+    dnssec = Boolean.getBoolean("bench.dnssec");
     try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(2).start();
         SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()))) {
       SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
@@ -82,6 +85,11 @@ public final class PropagationBenchmark {
       ep.setProperty(EdgeSettings.PORT, "0");
       ep.setProperty(EdgeSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
       ep.setProperty(EdgeSettings.SCHEMA_REGISTRY_URL, registry.url());
+      if (dnssec) {
+        java.nio.file.Path keys = Files.createTempDirectory("bench-propagation-keys");
+        BenchKeys.write(keys, "bench.example.");
+        ep.setProperty(EdgeSettings.DNSSEC_KEYS_DIR, keys.toString());
+      }
       try (HealthStreamsApp topology = HealthStreamsApp.start(StreamsSettings.from(sp), client, new SimpleMeterRegistry(),
               Duration.ofMinutes(2));
           EdgeApp edge = EdgeApp.start(EdgeSettings.from(ep), client, new SimpleMeterRegistry());
@@ -93,6 +101,9 @@ public final class PropagationBenchmark {
         awaitBackground(kafka, client, edge);
         SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", edge.port()));
         resolver.setTimeout(Duration.ofSeconds(1));
+        if (dnssec) {
+          resolver.setEDNS(0, 1232, org.xbill.DNS.ExtendedFlags.DO);
+        }
         // Warm up: down and up once, each seen in DNS, so the configuration is in force everywhere.
         flip(probes, false, resolver, Duration.ofSeconds(60));
         flip(probes, true, resolver, Duration.ofSeconds(60));
@@ -103,7 +114,7 @@ public final class PropagationBenchmark {
           millis.add(flip(probes, healthy, resolver, Duration.ofSeconds(10)));
         }
         Collections.sort(millis);
-        System.out.printf("%npropagation to a" + (target.equals("external") ? "n external endpoint" : " load balancer")
+        System.out.printf("%npropagation" + (dnssec ? ", signed answers," : "") + " to a" + (target.equals("external") ? "n external endpoint" : " load balancer")
             + (background == 0 ? "" : String.format(" beside %,d WRR record sets over %,d probed external endpoints",
                 background, 2 * background))
             + " over %d flips (probe produced -> DNS answer changed, exactly_once_v2, commit " + System.getProperty("bench.commit.ms", "100") + " ms):"
@@ -125,7 +136,8 @@ public final class PropagationBenchmark {
     long deadline = t0 + timeout.toNanos();
     Message query = Message.newQuery(Record.newRecord(Name.fromConstantString("api.bench.example."), Type.A, DClass.IN));
     while (System.nanoTime() < deadline) {
-      List<Record> answer = resolver.send(query).getSection(Section.ANSWER);
+      List<Record> answer = resolver.send(query).getSection(Section.ANSWER).stream()
+          .filter(r -> r.getType() == Type.A).toList(); // with DO, RRSIGs follow
       if (!answer.isEmpty() && answer.get(0).rdataToString().equals(wanted)) {
         return (System.nanoTime() - t0) / 1_000_000;
       }
@@ -143,7 +155,8 @@ public final class PropagationBenchmark {
     send(kafka, client, Topics.FORWARDING_RULES, "fr", ForwardingRule.newBuilder().setName("fr").setRegion("us-east1")
         .setIpAddress(LB_ADDRESS).setBackendService("svc").setLoadBalancerType(LoadBalancerType.regionalL7ilb).build());
     send(kafka, client, Topics.MANAGED_ZONES, "bench", ManagedZone.newBuilder().setName("bench")
-        .setDnsName("bench.example.").setNetworks(List.of("127.0.0.0/8")).build());
+        .setDnsName("bench.example.").setNetworks(List.of("127.0.0.0/8")).setDnssecEnabled(dnssec)
+        .setDnssecAnySubset(dnssec).build());
     send(kafka, client, Topics.RESOURCE_RECORD_SETS, "bench/api.bench.example./A", ResourceRecordSet.newBuilder().setZone("bench")
         .setName("api.bench.example.").setType("A").setTtl(1).setRoutingPolicy(RoutingPolicy.newBuilder()
             .setHealthCheck(HealthCheckSpec.newBuilder().setCheckIntervalSec(1).setHealthyThreshold(1)

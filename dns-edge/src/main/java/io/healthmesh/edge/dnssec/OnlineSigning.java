@@ -28,6 +28,7 @@ import org.xbill.DNS.Name;
  * the edge not ready (R-DNSSEC-3).
  */
 public final class OnlineSigning implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OnlineSigning.class);
   private final SigningSettings settings;
   private final Clock clock;
   private final Counter signatures;
@@ -96,8 +97,12 @@ public final class OnlineSigning implements AutoCloseable {
             : " in " + settings.keysDir()) + " (R-DNSSEC-3)");
       }
     }
-    problems.addAll(directory.problems());
     return problems;
+  }
+
+  /** Key files that could not be read: a warning, as long as every signed zone has its active keys. */
+  public List<String> keyFileProblems() {
+    return directory.problems();
   }
 
   /** The key tags each signed zone's DNSKEY set holds at this edge, by zone. */
@@ -146,6 +151,7 @@ public final class OnlineSigning implements AutoCloseable {
 
   private synchronized void reload() {
     directory = settings.keysDir() == null ? KeyDirectory.EMPTY : KeyDirectory.read(settings.keysDir());
+    directory.problems().forEach(p -> LOG.warn("DNSSEC key file left out: {}", p));
     reselect();
   }
 

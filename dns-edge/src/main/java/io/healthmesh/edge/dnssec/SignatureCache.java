@@ -47,6 +47,8 @@ final class SignatureCache {
   private final Map<RRsetKey, Signed> entries = new ConcurrentHashMap<>();
   final LongAdder hits = new LongAdder();
   final LongAdder misses = new LongAdder();
+  /** The zone's SOA last signed, whose signatures the next serial's replace. */
+  final java.util.concurrent.atomic.AtomicReference<RRsetKey> lastSoa = new java.util.concurrent.atomic.AtomicReference<>();
 
   /** The entry still valid at {@code now}, or null; marks it used. */
   Signed get(RRsetKey key, long now) {
@@ -64,6 +66,10 @@ final class SignatureCache {
 
   void put(RRsetKey key, Signed signed) {
     entries.put(key, signed);
+  }
+
+  void remove(RRsetKey key) {
+    entries.remove(key);
   }
 
   int size() {

@@ -18,7 +18,7 @@ public record SigningSettings(Path keysDir, Duration validity, Duration refreshB
     Duration idle, int maxEntries, Duration sweep) {
 
   public static final SigningSettings NONE = new SigningSettings(null, Duration.ofDays(7), Duration.ofDays(2),
-      Duration.ofHours(1), Duration.ofHours(1), 2_000_000, Duration.ofSeconds(5));
+      Duration.ofHours(1), Duration.ofHours(1), 250_000, Duration.ofSeconds(5));
 
   public SigningSettings withKeys(Path dir) {
     return new SigningSettings(dir, validity, refreshBefore, inceptionOffset, idle, maxEntries, sweep);

@@ -133,6 +133,13 @@ public final class ZoneSigner {
     SignatureCache.Signed made = new SignatureCache.Signed(sigs,
         expiration.toEpochMilli() - settings.refreshBefore().toMillis(), expiration.toEpochMilli(), now);
     cache.put(key, made);
+    if (key.type() == Type.SOA) {
+      // The serial moves with every snapshot that changes the zone: the SOA signed before is never asked again.
+      RRsetKey before = cache.lastSoa.getAndSet(key);
+      if (before != null && !before.equals(key)) {
+        cache.remove(before);
+      }
+    }
     return made;
   }
 

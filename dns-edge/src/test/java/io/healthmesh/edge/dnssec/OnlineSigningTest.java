@@ -41,6 +41,13 @@ class OnlineSigningTest {
     return signing;
   }
 
+  /** A KSK and a ZSK of example.com., active since a minute ago. */
+  private void writeActiveKeys() throws Exception {
+    KeyTiming since = KeyTiming.from(clock.instant().minusSeconds(60));
+    BindKeyFiles.write(SignedZoneFixture.generate("example.com.", true, since), dir);
+    BindKeyFiles.write(SignedZoneFixture.generate("example.com.", false, since), dir);
+  }
+
   private double signatures() {
     return meters.counter("healthmesh.edge.dnssec.signatures").count();
   }
@@ -55,9 +62,7 @@ class OnlineSigningTest {
 
   @Test
   void anRRsetSeenBefore_costsNoSigning_inAnyOrder_R_DNSSEC_4() throws Exception {
-    KeyTiming since = KeyTiming.from(clock.instant().minusSeconds(60));
-    BindKeyFiles.write(SignedZoneFixture.generate("example.com.", true, since), dir);
-    BindKeyFiles.write(SignedZoneFixture.generate("example.com.", false, since), dir);
+    writeActiveKeys();
     ZoneSigner signer = start().signer(ZONE);
     List<RRSIGRecord> first = signer.sign(a("192.0.2.1", "192.0.2.2"));
     assertThat(signatures()).isEqualTo(1);
@@ -75,9 +80,7 @@ class OnlineSigningTest {
 
   @Test
   void aSignatureNearItsEnd_isMadeAgainInTheBackground_andAnExpiredOneNeverServed_R_DNSSEC_4() throws Exception {
-    KeyTiming since = KeyTiming.from(clock.instant().minusSeconds(60));
-    BindKeyFiles.write(SignedZoneFixture.generate("example.com.", true, since), dir);
-    BindKeyFiles.write(SignedZoneFixture.generate("example.com.", false, since), dir);
+    writeActiveKeys();
     start();
     RRSIGRecord first = signing.signer(ZONE).sign(a("192.0.2.1")).get(0);
     clock.move(Duration.ofDays(6)); // less than the two days of dns.dnssec.signature.refresh.hours left
@@ -90,6 +93,28 @@ class OnlineSigningTest {
         .as("refreshed before any answer missed it").isEqualTo(1);
     clock.move(Duration.ofDays(8)); // past its expiry, with no sweep in between
     assertThat(signing.signer(ZONE).sign(a("192.0.2.1")).get(0).getExpire()).isAfter(clock.instant());
+  }
+
+  @Test
+  void aNewSoaSerial_replacesTheOldSoasSignatures_soChurnDoesNotFillTheCache_R_DNSSEC_4() throws Exception {
+    writeActiveKeys();
+    ZoneSigner signer = start().signer(ZONE);
+    for (long serial = 1; serial <= 50; serial++) {
+      signer.sign(List.of(new org.xbill.DNS.SOARecord(ZONE, DClass.IN, 300, Name.fromString("ns1.example.com."),
+          Name.fromString("hostmaster.example.com."), serial, 3600, 600, 86400, 300)));
+    }
+    signer.sign(a("192.0.2.1"));
+    assertThat(meters.get("healthmesh.edge.dnssec.cache.entries").gauge().value()).isEqualTo(2);
+  }
+
+  @Test
+  void anUnreadableKeyFile_isAWarning_notAProblemWhileEveryZoneHasItsKeys_R_DNSSEC_3() throws Exception {
+    writeActiveKeys();
+    java.nio.file.Files.writeString(dir.resolve("Kexample.com.+013+00001.key"), "example.com. IN DNSKEY 256 3 13 AAAA\n");
+    start();
+    assertThat(signing.signer(ZONE)).isNotNull();
+    assertThat(signing.keyFileProblems()).singleElement().asString().startsWith("Kexample.com.+013+00001.key");
+    assertThat(meters.get("healthmesh.edge.dnssec.key.problems").gauge().value()).isEqualTo(1);
   }
 
   @Test
