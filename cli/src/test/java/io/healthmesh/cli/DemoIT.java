@@ -71,11 +71,14 @@ class DemoIT {
         + f[6] + " \"" + f[7] + "\"; };\n");
     assertThat(demo.banner()).contains("+dnssec");
     for (var edge : demo.edges) {
-      Process delv = new ProcessBuilder("delv", "@127.0.0.1", "-p", String.valueOf(edge.port()), "-a",
-          anchors.toString(), "+root=" + Demo.DEMO_ZONE, "api.example.internal", "A").redirectErrorStream(true).start();
-      assertThat(delv.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-      assertThat(new String(delv.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
-          .contains("; fully validated").contains("api.example.internal.");
+      for (String name : java.util.List.of("api", "db", "www")) { // WRR, failover with trickle, geo
+        Process delv = new ProcessBuilder("delv", "@127.0.0.1", "-p", String.valueOf(edge.port()), "-a",
+            anchors.toString(), "+root=" + Demo.DEMO_ZONE, name + ".example.internal", "A").redirectErrorStream(true)
+            .start();
+        assertThat(delv.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(new String(delv.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
+            .contains("; fully validated").contains(name + ".example.internal.");
+      }
     }
   }
 

@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * its section 6.2.3, no client can hold the listener: a client address gets a bounded share of
  * the connections, a connection that waits too long for its next query or takes too long over
  * one is closed, and when every slot is taken a new connection closes the oldest idle one
- * (failing that, the slowest unfinished query) instead of being refused.
+ * (failing that, the slowest unfinished query) instead of being refused. A client at its share
+ * makes room the same way among its own connections: a resolver that keeps idle connections
+ * open is not refused a new one while one of its own sits idle.
  */
 final class TcpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TcpServer.class);
@@ -72,7 +74,7 @@ final class TcpServer implements AutoCloseable {
       }
       InetAddress client = socket.getInetAddress();
       AtomicInteger share = perClient.computeIfAbsent(client, c -> new AtomicInteger());
-      if (share.incrementAndGet() > limits.maxPerClient()) {
+      if (share.incrementAndGet() > limits.maxPerClient() && !closeOldestIdleOf(client)) {
         release(client, share);
         metrics.tcpClosed("client_limit");
         quietClose(socket);
@@ -165,6 +167,18 @@ final class TcpServer implements AutoCloseable {
     return true;
   }
 
+  /** Makes room within a client's share: its longest idle connection goes; none idle, none goes. */
+  private boolean closeOldestIdleOf(InetAddress client) {
+    Connection oldest = open.stream().filter(c -> c.state == Connection.IDLE && c.client.equals(client))
+        .min(Comparator.comparingLong(c -> c.since)).orElse(null);
+    if (oldest == null) {
+      return false;
+    }
+    metrics.tcpClosed("client_evicted");
+    evict(oldest);
+    return true;
+  }
+
   private void evict(Connection c) {
     open.remove(c); // its serving thread ends on the closed socket and releases the client's share
     c.close();
@@ -199,11 +213,13 @@ final class TcpServer implements AutoCloseable {
     /** Between the first byte of a query and the last byte of its answer. */
     static final int BUSY = 1;
     final Socket socket;
+    final InetAddress client;
     volatile int state = IDLE;
     volatile long since = System.nanoTime();
 
     Connection(Socket socket) {
       this.socket = socket;
+      this.client = socket.getInetAddress();
     }
 
     void state(int next) {

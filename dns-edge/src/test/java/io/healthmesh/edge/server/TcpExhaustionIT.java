@@ -43,6 +43,71 @@ class TcpExhaustionIT {
     volley(new TcpLimits(d.maxConnections(), VOLLEY, d.idleTimeout(), d.messageTimeout()));
   }
 
+  @Test
+  void aClientAtItsShare_getsItsOldestIdleConnectionClosed_notTheNewOneRefused() throws Exception {
+    TcpLimits d = TcpLimits.defaults();
+    TcpLimits limits = new TcpLimits(d.maxConnections(), 4, d.idleTimeout(), d.messageTimeout());
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    AtomicReference<Snapshot> snapshot = new AtomicReference<>(Fixtures.state().snapshot(true));
+    List<Socket> idle = new ArrayList<>();
+    try (EdgeServer server = EdgeServer.start(new EdgeServer.Listen("127.0.0.1", 0, 1, false, limits),
+        Fixtures.responder(snapshot), meters)) {
+      for (int i = 0; i < 4; i++) {
+        idle.add(connectFrom("127.0.0.3", server.port()));
+        Thread.sleep(20); // distinct ages
+      }
+      // A fifth connection of the same client is answered: its oldest idle one makes room.
+      try (Socket fifth = connectFrom("127.0.0.3", server.port())) {
+        assertThat(ask(fifth)).isEqualTo(Rcode.NOERROR);
+      }
+      idle.get(0).setSoTimeout(2000);
+      assertThat(idle.get(0).getInputStream().read()).as("the oldest idle connection was closed").isEqualTo(-1);
+      // When all of its connections are busy (a query begun), a new one is refused as before.
+      List<Socket> busy = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        Socket s = connectFrom("127.0.0.4", server.port());
+        s.getOutputStream().write(0); // the first byte of a length prefix
+        s.getOutputStream().flush();
+        busy.add(s);
+      }
+      Thread.sleep(100);
+      try (Socket refused = connectFrom("127.0.0.4", server.port())) {
+        refused.setSoTimeout(2000);
+        assertThat(refused.getInputStream().read()).as("closed at once").isEqualTo(-1);
+      }
+      for (Socket s : busy) {
+        s.close();
+      }
+      assertThat(meters.find("healthmesh.dns.tcp.closed").tag("reason", "client_evicted").counter().count()).isEqualTo(1);
+      assertThat(meters.find("healthmesh.dns.tcp.closed").tag("reason", "client_limit").counter().count()).isEqualTo(1);
+    } finally {
+      for (Socket s : idle) {
+        s.close();
+      }
+    }
+  }
+
+  private static Socket connectFrom(String address, int port) throws IOException {
+    Socket s = new Socket();
+    s.bind(new InetSocketAddress(InetAddress.getByName(address), 0));
+    s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+    return s;
+  }
+
+  private static int ask(Socket s) throws IOException {
+    byte[] query = Message.newQuery(Record.newRecord(Name.fromConstantString("static." + Fixtures.ZONE), Type.A,
+        DClass.IN)).toWire();
+    s.setSoTimeout(2000);
+    DataOutputStream out = new DataOutputStream(s.getOutputStream());
+    out.writeShort(query.length);
+    out.write(query);
+    out.flush();
+    DataInputStream in = new DataInputStream(s.getInputStream());
+    byte[] reply = new byte[in.readUnsignedShort()];
+    in.readFully(reply);
+    return new Message(reply).getRcode();
+  }
+
   private static void volley(TcpLimits limits) throws Exception {
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     AtomicReference<Snapshot> snapshot = new AtomicReference<>(Fixtures.state().snapshot(true));
