@@ -230,6 +230,29 @@ class SignedAnswerTest {
     }
   }
 
+  @Test
+  void neverThrows_whenFedMangledQueriesWithDo_andStillSigns_R_DNSSEC_1() throws Exception {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+    List<byte[]> valid = new ArrayList<>();
+    for (String name : List.of("static.", "www.", "nothing.", "big.", "")) {
+      for (int type : new int[] {Type.A, Type.TXT, Type.DNSKEY, Type.ANY}) {
+        valid.add(query(name + Fixtures.ZONE, type, ExtendedFlags.DO | Responder.CO_FLAG).toWire());
+      }
+    }
+    for (int i = 0; i < 20_000; i++) {
+      byte[] packet = valid.get(random.nextInt(valid.size())).clone();
+      for (int k = 0; k < 1 + random.nextInt(3); k++) {
+        packet[random.nextInt(packet.length)] = (byte) random.nextInt(256);
+      }
+      byte[] reply = signed.reply(packet, INSIDE, random.nextBoolean());
+      if (reply != null) {
+        new Message(reply); // whatever it answers parses
+      }
+    }
+    assertThat(verified(ask(signed, query("static.example.internal.", Type.A, ExtendedFlags.DO), false)))
+        .containsOnlyKeys("static.example.internal. A");
+  }
+
   private static InetAddress address(String a) {
     try {
       return InetAddress.getByName(a);
