@@ -201,10 +201,8 @@ final class Demo implements AutoCloseable {
   private static Path demoKeys(Path dir) throws Exception {
     Name zone = Name.fromString(DEMO_ZONE);
     if (BindKeyFiles.readZone(Files.createDirectories(dir), zone).isEmpty()) {
-      Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-      for (boolean ksk : new boolean[] {true, false}) {
-        BindKeyFiles.write(ZoneKey.generate(zone, DNSSEC.Algorithm.ECDSAP256SHA256, ksk, 3600, KeyTiming.from(now)), dir);
-      }
+      BindKeyFiles.writeNewPair(dir, zone, DNSSEC.Algorithm.ECDSAP256SHA256, ZoneKey.DEFAULT_TTL,
+          KeyTiming.from(Instant.now().truncatedTo(ChronoUnit.SECONDS)));
     }
     return dir;
   }

@@ -1,5 +1,6 @@
 package io.healthmesh.bench;
 
+import io.healthmesh.edge.dnssec.SignedZoneFixture;
 import io.healthmesh.config.HealthCheckedTargets;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ResourceRecordSet;
@@ -52,7 +53,7 @@ public final class DnssecBenchmark {
   public static void main(String[] args) throws Exception {
     Path dir = Files.createTempDirectory("healthmesh-dnssec-bench");
     Path keys = Files.createDirectories(dir.resolve("keys"));
-    List<ZoneKey> made = BenchKeys.write(keys, "signed.example.");
+    List<ZoneKey> made = SignedZoneFixture.keys(keys, "signed.example.");
     StringBuilder zone = new StringBuilder("$TTL 300\n$ORIGIN signed.example.\n@ SOA ns1 hostmaster 1 3600 600 86400 300\n"
         + "@ NS ns1\nns1 A 127.0.0.1\n");
     StringBuilder queries = new StringBuilder();

@@ -1,5 +1,6 @@
 package io.healthmesh.bench;
 
+import io.healthmesh.edge.dnssec.SignedZoneFixture;
 import io.healthmesh.config.HealthCheckedTargets;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ResourceRecordSet;
@@ -606,7 +607,7 @@ public final class EdgeScaleBenchmark {
       this.process = process;
     }
 
-    static Edge start(String bootstrap, String registry, Path dir) throws IOException {
+    static Edge start(String bootstrap, String registry, Path dir) throws Exception {
       int port = EdgeBenchmark.freePort();
       int metricsPort = EdgeBenchmark.freePort();
       List<String> command = new ArrayList<>(List.of("java"));
@@ -615,7 +616,7 @@ public final class EdgeScaleBenchmark {
           "io.healthmesh.edge.EdgeMain", "edge.region=us-east1", "dns.port=" + port, "metrics.port=" + metricsPort,
           "bootstrap.servers=" + bootstrap, "schema.registry.url=" + registry));
       if (dnssec) {
-        BenchKeys.write(dir.resolve("keys"), "bench.example.");
+        SignedZoneFixture.keys(dir.resolve("keys"), "bench.example.");
         command.add("dns.dnssec.keys.dir=" + dir.resolve("keys"));
       }
       Process process = new ProcessBuilder(command).redirectErrorStream(true)

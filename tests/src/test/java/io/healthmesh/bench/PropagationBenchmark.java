@@ -1,5 +1,6 @@
 package io.healthmesh.bench;
 
+import io.healthmesh.edge.dnssec.SignedZoneFixture;
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.BackendType;
 import io.healthmesh.config.Endpoint;
@@ -87,7 +88,7 @@ public final class PropagationBenchmark {
       ep.setProperty(EdgeSettings.SCHEMA_REGISTRY_URL, registry.url());
       if (dnssec) {
         java.nio.file.Path keys = Files.createTempDirectory("bench-propagation-keys");
-        BenchKeys.write(keys, "bench.example.");
+        SignedZoneFixture.keys(keys, "bench.example.");
         ep.setProperty(EdgeSettings.DNSSEC_KEYS_DIR, keys.toString());
       }
       try (HealthStreamsApp topology = HealthStreamsApp.start(StreamsSettings.from(sp), client, new SimpleMeterRegistry(),

@@ -67,6 +67,20 @@ public final class BindKeyFiles {
     return read.keys().getOrDefault(zone, java.util.List.of());
   }
 
+  /**
+   * A new key-signing key and a new zone-signing key for {@code zone}, in that order, written into
+   * {@code dir}: what a zone needs to be signed.
+   */
+  public static java.util.List<ZoneKey> writeNewPair(Path dir, Name zone, int algorithm, long ttl, KeyTiming timing)
+      throws IOException, GeneralSecurityException {
+    java.util.List<ZoneKey> keys = java.util.List.of(ZoneKey.generate(zone, algorithm, true, ttl, timing),
+        ZoneKey.generate(zone, algorithm, false, ttl, timing));
+    for (ZoneKey key : keys) {
+      write(key, dir);
+    }
+    return keys;
+  }
+
   /** Writes both files into {@code dir}; the private one readable by its owner only. */
   public static void write(ZoneKey key, Path dir) throws IOException {
     Files.createDirectories(dir);

@@ -12,12 +12,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
+import java.util.concurrent.atomic.LongAdder;
 import org.xbill.DNS.Name;
 
 /**
@@ -34,13 +33,12 @@ public final class OnlineSigning implements AutoCloseable {
   private final Counter signatures;
   private final Counter failures;
   private final ScheduledExecutorService sweeper;
-  private final Object retired = new Object();
+  private final LongAdder hits = new LongAdder();
+  private final LongAdder misses = new LongAdder();
   private volatile KeyDirectory directory = KeyDirectory.EMPTY;
   private volatile Map<Name, ZoneSigner> signers = Map.of();
   private volatile long nextChangeMillis = Long.MAX_VALUE;
   private volatile long selectedAtMillis;
-  private long hitsRetired;
-  private long missesRetired;
 
   private OnlineSigning(SigningSettings settings, Clock clock, MeterRegistry meters) {
     this.settings = settings;
@@ -50,9 +48,9 @@ public final class OnlineSigning implements AutoCloseable {
     this.failures = Counter.builder("healthmesh.edge.dnssec.sweep.failures")
         .description("background passes (key reading, refresh) that failed; the last keys stay in force")
         .register(meters);
-    FunctionCounter.builder("healthmesh.edge.dnssec.cache.lookups", this, s -> s.lookups(true)).tag("result", "hit")
+    FunctionCounter.builder("healthmesh.edge.dnssec.cache.lookups", hits, LongAdder::sum).tag("result", "hit")
         .description("signatures looked up in the cache by the RRset they cover").register(meters);
-    FunctionCounter.builder("healthmesh.edge.dnssec.cache.lookups", this, s -> s.lookups(false)).tag("result", "miss")
+    FunctionCounter.builder("healthmesh.edge.dnssec.cache.lookups", misses, LongAdder::sum).tag("result", "miss")
         .description("signatures looked up in the cache by the RRset they cover").register(meters);
     Gauge.builder("healthmesh.edge.dnssec.cache.entries", this, s -> s.signers.values().stream()
         .mapToInt(z -> z.cache().size()).sum()).description("RRsets whose signatures are cached").register(meters);
@@ -122,23 +120,11 @@ public final class OnlineSigning implements AutoCloseable {
     return zone.config().getDnssecEnabled() && zone.config().getZoneType() == ZoneType.STANDARD;
   }
 
-  private double lookups(boolean hit) {
-    synchronized (retired) {
-      long total = hit ? hitsRetired : missesRetired;
-      for (ZoneSigner s : signers.values()) {
-        total += hit ? s.cache().hits.sum() : s.cache().misses.sum();
-      }
-      return total;
-    }
-  }
-
   /** One background pass now: keys read again if changed, signatures refreshed, the cache bounded. */
   void sweep() {
     try {
       if (directory.changed(settings.keysDir())) {
         reload();
-      } else {
-        reselect();
       }
       long now = clock.millis();
       for (ZoneSigner s : signers.values()) {
@@ -155,7 +141,10 @@ public final class OnlineSigning implements AutoCloseable {
     reselect();
   }
 
-  /** The signers for the keys' state now; a zone whose signing keys did not change keeps its cache. */
+  /**
+   * The signers for the keys' state now: a zone whose keys are as before keeps its signer, and one
+   * whose signing keys did not change keeps its cache.
+   */
   private synchronized void reselect() {
     Instant now = clock.instant();
     selectedAtMillis = now.toEpochMilli();
@@ -165,36 +154,32 @@ public final class OnlineSigning implements AutoCloseable {
       List<ZoneKey> published = zone.getValue().stream().filter(k -> k.timing().published(now)).toList();
       List<ZoneKey> active = published.stream().filter(k -> k.timing().active(now)).toList();
       ZoneSigner before = signers.get(zone.getKey());
-      SignatureCache cache = before != null && files(before.activeKeys()).equals(files(active)) ? before.cache()
-          : new SignatureCache();
-      if (before != null && cache != before.cache()) {
-        retire(before.cache());
-      }
-      next.put(zone.getKey(), new ZoneSigner(zone.getKey(), published, active, cache, settings, clock,
-          signatures::increment));
+      boolean sameSigning = before != null && sameKeys(before.activeKeys(), active);
+      next.put(zone.getKey(), sameSigning && sameKeys(before.publishedKeys(), published) ? before
+          : new ZoneSigner(zone.getKey(), published, active, sameSigning ? before.cache()
+              : new SignatureCache(hits, misses), settings, clock, signatures::increment));
       for (ZoneKey k : zone.getValue()) {
         Instant t = k.timing().nextChange(now);
         change = t == null || change != null && change.isBefore(t) ? change : t;
       }
     }
-    signers.forEach((zone, s) -> {
-      if (!next.containsKey(zone)) {
-        retire(s.cache());
-      }
-    });
     signers = Map.copyOf(next);
     nextChangeMillis = change == null ? Long.MAX_VALUE : change.toEpochMilli();
   }
 
-  private void retire(SignatureCache cache) {
-    synchronized (retired) {
-      hitsRetired += cache.hits.sum();
-      missesRetired += cache.misses.sum();
+  /** The same keys, whatever their timing says beyond now (a rollover rewrites the old key's file). */
+  private static boolean sameKeys(List<ZoneKey> a, List<ZoneKey> b) {
+    if (a.size() != b.size()) {
+      return false;
     }
-  }
-
-  private static Set<String> files(List<ZoneKey> keys) {
-    return keys.stream().map(ZoneKey::file).collect(Collectors.toSet());
+    for (int i = 0; i < a.size(); i++) {
+      ZoneKey x = a.get(i);
+      ZoneKey y = b.get(i);
+      if (!x.file().equals(y.file()) || !x.dnskey().equals(y.dnskey()) || !x.privateKey().equals(y.privateKey())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

@@ -45,10 +45,16 @@ final class SignatureCache {
   }
 
   private final Map<RRsetKey, Signed> entries = new ConcurrentHashMap<>();
-  final LongAdder hits = new LongAdder();
-  final LongAdder misses = new LongAdder();
+  private final LongAdder hits;
+  private final LongAdder misses;
   /** The zone's SOA last signed, whose signatures the next serial's replace. */
   final java.util.concurrent.atomic.AtomicReference<RRsetKey> lastSoa = new java.util.concurrent.atomic.AtomicReference<>();
+
+  /** @param hits and {@code misses}: the edge's counts, shared by every zone's cache and the next one's */
+  SignatureCache(LongAdder hits, LongAdder misses) {
+    this.hits = hits;
+    this.misses = misses;
+  }
 
   /** The entry still valid at {@code now}, or null; marks it used. */
   Signed get(RRsetKey key, long now) {

@@ -25,6 +25,7 @@ public final class ZoneSigner {
   private final List<ZoneKey> zsks;
   private final List<ZoneKey> ksks;
   private final List<ZoneKey> active;
+  private final List<ZoneKey> published;
   private final List<Record> dnskeys;
   private final SignatureCache cache;
   private final SigningSettings settings;
@@ -40,16 +41,12 @@ public final class ZoneSigner {
       SigningSettings settings, Clock clock, Runnable signed) {
     this.origin = origin;
     this.active = List.copyOf(active);
+    this.published = List.copyOf(published);
     List<ZoneKey> k = active.stream().filter(ZoneKey::ksk).toList();
     List<ZoneKey> z = active.stream().filter(key -> !key.ksk()).toList();
     this.ksks = k;
     this.zsks = z.isEmpty() ? k : z;
-    List<Record> keys = new ArrayList<>();
-    for (ZoneKey key : published) {
-      DNSKEYRecord d = key.dnskey();
-      keys.add(new DNSKEYRecord(origin, DClass.IN, d.getTTL(), d.getFlags(), d.getProtocol(), d.getAlgorithm(), d.getKey()));
-    }
-    this.dnskeys = List.copyOf(keys);
+    this.dnskeys = published.stream().<Record>map(ZoneKey::dnskey).toList();
     this.cache = cache;
     this.settings = settings;
     this.clock = clock;
@@ -109,6 +106,10 @@ public final class ZoneSigner {
     return active;
   }
 
+  List<ZoneKey> publishedKeys() {
+    return published;
+  }
+
   SignatureCache cache() {
     return cache;
   }
@@ -124,7 +125,7 @@ public final class ZoneSigner {
     List<RRSIGRecord> sigs = new ArrayList<>(signers.size());
     for (ZoneKey k : signers) {
       try {
-        sigs.add(DNSSEC.sign(set, dnskeyAt(k), k.privateKey(), inception, expiration, SigningProvider.NAME));
+        sigs.add(DNSSEC.sign(set, k.dnskey(), k.privateKey(), inception, expiration, SigningProvider.NAME));
       } catch (DNSSEC.DNSSECException e) {
         throw new IllegalStateException("cannot sign with " + k + ": " + e.getMessage(), e);
       }
@@ -141,12 +142,5 @@ public final class ZoneSigner {
       }
     }
     return made;
-  }
-
-  /** The key as published at this zone's apex (its name's case as the zone spells it). */
-  private DNSKEYRecord dnskeyAt(ZoneKey k) {
-    DNSKEYRecord d = k.dnskey();
-    return d.getName().equals(origin) ? d
-        : new DNSKEYRecord(origin, DClass.IN, d.getTTL(), d.getFlags(), d.getProtocol(), d.getAlgorithm(), d.getKey());
   }
 }

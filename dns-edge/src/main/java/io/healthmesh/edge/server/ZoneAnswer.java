@@ -63,8 +63,9 @@ final class ZoneAnswer {
   byte[] answer(Message query, Zone zone, OPTRecord opt, int maxSize) {
     Record question = query.getQuestion();
     boolean dnssecOk = opt != null && (opt.getFlags() & ExtendedFlags.DO) != 0;
-    ZoneSigner signer = signing != null && OnlineSigning.signs(zone) ? signing.signer(zone.origin()) : null;
-    if (dnssecOk && signer == null && signing != null && OnlineSigning.signs(zone)) {
+    boolean signed = signing != null && OnlineSigning.signs(zone);
+    ZoneSigner signer = signed ? signing.signer(zone.origin()) : null;
+    if (dnssecOk && signed && signer == null) {
       return unsignable(query); // R-DNSSEC-3: never an unsigned answer for a signed zone
     }
     Message response = Responder.response(query, Rcode.NOERROR);

@@ -28,11 +28,7 @@ public final class SignedZoneFixture {
   /** A KSK and a ZSK of {@code algorithm}, active from an hour ago, written into {@code dir}. */
   public static List<ZoneKey> keys(Path dir, String zone, int algorithm) throws Exception {
     Instant since = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minusSeconds(3600);
-    ZoneKey ksk = ZoneKey.generate(Name.fromString(zone), algorithm, true, 3600, KeyTiming.from(since));
-    ZoneKey zsk = ZoneKey.generate(Name.fromString(zone), algorithm, false, 3600, KeyTiming.from(since));
-    BindKeyFiles.write(ksk, dir);
-    BindKeyFiles.write(zsk, dir);
-    return List.of(ksk, zsk);
+    return BindKeyFiles.writeNewPair(dir, Name.fromString(zone), algorithm, 3600, KeyTiming.from(since));
   }
 
   public static List<ZoneKey> keys(Path dir, String zone) throws Exception {

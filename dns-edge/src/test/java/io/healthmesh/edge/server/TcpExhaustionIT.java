@@ -166,21 +166,9 @@ class TcpExhaustionIT {
 
   /** One TCP query from 127.0.0.2 on a new connection; milliseconds from connect to answer. */
   private static long askFromAnotherAddress(int port) throws IOException {
-    byte[] query = Message.newQuery(Record.newRecord(Name.fromConstantString("static." + Fixtures.ZONE), Type.A,
-        DClass.IN)).toWire();
     long started = System.nanoTime();
-    try (Socket s = new Socket()) {
-      s.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 0));
-      s.setSoTimeout(2000);
-      s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
-      DataOutputStream out = new DataOutputStream(s.getOutputStream());
-      out.writeShort(query.length);
-      out.write(query);
-      out.flush();
-      DataInputStream in = new DataInputStream(s.getInputStream());
-      byte[] reply = new byte[in.readUnsignedShort()];
-      in.readFully(reply);
-      assertThat(new Message(reply).getRcode()).isEqualTo(Rcode.NOERROR);
+    try (Socket s = connectFrom("127.0.0.2", port)) {
+      assertThat(ask(s)).isEqualTo(Rcode.NOERROR);
     }
     return (System.nanoTime() - started) / 1_000_000;
   }
