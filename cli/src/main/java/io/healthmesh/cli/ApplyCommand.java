@@ -10,6 +10,8 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -43,23 +45,29 @@ abstract class ApplyCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    ResourceReader.Read read = ResourceReader.load(files, System.in);
-    List<String> problems = new ArrayList<>(read.problems());
     List<String> warnings = new ArrayList<>();
     ConfigTopics topics = online() ? new ConfigTopics(cluster.client(), cluster.registry()) : null;
+    // Reading the stored configuration waits on the brokers, reading the files on the CPU: side
+    // by side. A topic that does not exist yet reads as empty, as it would after prepare().
+    FutureTask<Catalog> stored = new FutureTask<>(() -> online() ? topics.read(warnings) : new Catalog());
+    Thread reader = new Thread(stored, "read-stored-configuration");
+    reader.setDaemon(true);
+    reader.start();
+    ResourceReader.Read read = ResourceReader.load(files, System.in);
+    List<String> problems = new ArrayList<>(read.problems());
     if (write() && problems.isEmpty()) {
       prepare(topics);
     }
-    Catalog current = online() ? topics.read(warnings) : new Catalog();
+    Catalog current = stored(stored);
     warnings.forEach(w -> err.println("warning: " + w));
     problems.addAll(Validator.check(current, read.resources()));
     List<String> cautions = Validator.warnings(read.resources());
-    cautions.forEach(w -> err.println("warning: " + w));
+    print(err, cautions.stream().map(w -> "warning: " + w));
     if (!cautions.isEmpty()) {
       err.println(cautions.size() + " warning(s)");
     }
     if (!problems.isEmpty()) {
-      problems.forEach(err::println);
+      print(err, problems.stream());
       err.println(problems.size() + " problem(s); nothing was " + (write() ? "applied" : "changed"));
       return 2;
     }
@@ -68,12 +76,28 @@ abstract class ApplyCommand implements Callable<Integer> {
         .map(Change::resource).toList();
     if (write()) {
       topics.write(changed);
-      plan.forEach(out::println);
+      print(out, plan.stream().map(Change::toString));
+      out.flush();
     } else {
-      plan.forEach(c -> out.println(c.resource().ref() + (online() ? " valid, would be " + c.action().word() : " valid")));
+      print(out, plan.stream().map(c -> c.resource().ref() + (online() ? " valid, would be " + c.action().word() : " valid")));
     }
     out.flush();
     return 0;
+  }
+
+  private static Catalog stored(FutureTask<Catalog> read) throws Exception {
+    try {
+      return read.get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e; // its own message, as if read here
+    }
+  }
+
+  /** One write for all lines: the writer flushes at every line, and an apply can have 100,000. */
+  private static void print(PrintWriter out, java.util.stream.Stream<String> lines) {
+    StringBuilder text = new StringBuilder();
+    lines.forEach(line -> text.append(line).append(System.lineSeparator()));
+    out.print(text);
   }
 
   @Command(name = "apply", mixinStandardHelpOptions = true, description = {

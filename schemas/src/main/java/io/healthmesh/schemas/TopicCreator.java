@@ -47,8 +47,10 @@ public final class TopicCreator {
         admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
       }
       return missing.stream().map(NewTopic::name).collect(java.util.stream.Collectors.toSet());
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("cannot create topics: " + e.getMessage(), e);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("cannot create topics: the brokers did not answer within 30 s", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot create topics: " + e.getCause().getMessage(), e);
     }
   }
 

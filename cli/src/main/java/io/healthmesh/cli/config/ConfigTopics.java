@@ -81,6 +81,18 @@ public final class ConfigTopics {
     return catalog;
   }
 
+  /**
+   * The latest version of every resource of one kind, from its topic alone: a narrow question
+   * does not read the whole configuration. Unlike {@link #read}, a latest record that the edges
+   * or the topology rejected is shown as it is.
+   */
+  @SuppressWarnings("unchecked")
+  public <T extends SpecificRecord> java.util.Collection<T> latest(ResourceKind kind, List<String> warnings) {
+    return (java.util.Collection<T>) new TopicScan(client, false).latest(kind.topic().name(),
+        new org.apache.kafka.common.serialization.StringDeserializer(), kind.topic().valueSerde(registry).deserializer(),
+        warnings::add).values();
+  }
+
   /** One configuration record, decoded; {@code value} is null for a deletion. */
   @FunctionalInterface
   public interface Visitor {
@@ -135,6 +147,9 @@ public final class ConfigTopics {
     Map<String, Object> props = new HashMap<>(client);
     props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "healthctl-apply-" + UUID.randomUUID());
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    // An apply can write 100,000 records: large batches, not thousands of round trips.
+    props.putIfAbsent(ProducerConfig.BATCH_SIZE_CONFIG, 1 << 20);
+    props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 10);
     try (KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(props,
         // one serializer for every kind: the subject comes from each record's topic
         new org.apache.kafka.common.serialization.StringSerializer(), new AvroSerializer<SpecificRecord>(registry, false))) {

@@ -39,31 +39,47 @@ public final class Documents {
   /** What could be read, and every file or syntax problem. */
   public record Loaded(List<Document> documents, List<String> problems) {}
 
-  public static Loaded load(List<String> paths, InputStream stdin) {
-    List<Document> documents = new ArrayList<>();
+  /**
+   * A document's text before it is parsed: documents are cut apart at their {@code ---} lines so
+   * that many can be parsed at once (a large apply is mostly YAML parsing).
+   *
+   * @param index the number of documents of its stream before it
+   * @param firstLine the number of lines of its stream before it
+   */
+  public record Piece(String name, int index, int firstLine, byte[] text) {}
+
+  /** The documents of {@code -f} arguments, not yet parsed, with every file problem. */
+  public record Pieces(List<Piece> pieces, List<String> problems) {}
+
+  /** The pieces of files, directories and stdin ({@code -}). */
+  public static Pieces split(List<String> paths, InputStream stdin) {
+    List<Piece> pieces = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     for (String path : paths) {
       if (path.equals("-")) {
-        parse("<stdin>", stdin, documents, problems);
+        Pieces read = split("<stdin>", stdin);
+        pieces.addAll(read.pieces());
+        problems.addAll(read.problems());
         continue;
       }
       for (Path file : files(Path.of(path), problems)) {
         try (InputStream in = Files.newInputStream(file)) {
-          parse(file.toString(), in, documents, problems);
+          pieces.addAll(DocumentSplitter.split(file.toString(), in.readAllBytes()));
         } catch (IOException e) {
           problems.add(file + ": cannot read: " + e.getMessage());
         }
       }
     }
-    return new Loaded(documents, problems);
+    return new Pieces(pieces, problems);
   }
 
-  /** Documents of one stream, named {@code name} in messages. */
-  public static Loaded read(String name, InputStream in) {
-    List<Document> documents = new ArrayList<>();
-    List<String> problems = new ArrayList<>();
-    parse(name, in, documents, problems);
-    return new Loaded(documents, problems);
+  /** The pieces of one stream, named {@code name} in messages. */
+  public static Pieces split(String name, InputStream in) {
+    try {
+      return new Pieces(DocumentSplitter.split(name, in.readAllBytes()), List.of());
+    } catch (IOException e) {
+      return new Pieces(List.of(), List.of(name + ": cannot read: " + e.getMessage()));
+    }
   }
 
   private static List<Path> files(Path path, List<String> problems) {
@@ -81,25 +97,30 @@ public final class Documents {
     return List.of(path);
   }
 
-  private static void parse(String name, InputStream in, List<Document> documents, List<String> problems) {
-    int index = 0;
-    try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(new NoAliases(FACTORY.createParser(in)))) {
+  /** The documents of one piece (one, or none when it is empty), or its syntax problem. */
+  public static Loaded parse(Piece piece) {
+    List<Document> documents = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    int index = piece.index();
+    try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class)
+        .readValues(new NoAliases(FACTORY.createParser(piece.text())))) {
       while (it.hasNextValue()) {
         JsonNode node = it.nextValue();
         index++;
         if (node != null && !node.isNull() && !node.isMissingNode()) {
-          documents.add(new Document(name + ":" + index, node));
+          documents.add(new Document(piece.name() + ":" + index, node));
         }
       }
     } catch (StreamConstraintsException e) {
-      problems.add(name + ":" + (index + 1) + ": syntax error: nested more than " + MAX_DEPTH + " levels deep");
+      problems.add(piece.name() + ":" + (index + 1) + ": syntax error: nested more than " + MAX_DEPTH + " levels deep");
     } catch (JsonProcessingException e) {
-      problems.add(name + ":" + (index + 1) + ": syntax error" + (e.getLocation() == null ? ""
-          : " at line " + e.getLocation().getLineNr()) + ": " + e.getOriginalMessage());
+      problems.add(piece.name() + ":" + (index + 1) + ": syntax error" + (e.getLocation() == null ? ""
+          : " at line " + (piece.firstLine() + e.getLocation().getLineNr())) + ": " + e.getOriginalMessage());
     } catch (IOException | RuntimeException e) {
-      problems.add(name + ":" + (index + 1) + ": cannot parse: "
+      problems.add(piece.name() + ":" + (index + 1) + ": cannot parse: "
           + (e.getMessage() == null ? "the document's structure is not supported" : e.getMessage()));
     }
+    return new Loaded(documents, problems);
   }
 
   /**

@@ -16,26 +16,40 @@ public final class ResourceReader {
 
   /** The resources of {@code -f} arguments (files, directories, - for stdin), with every problem of any kind. */
   public static Read load(List<String> paths, InputStream stdin) {
-    return read(Documents.load(paths, stdin));
+    return read(Documents.split(paths, stdin));
   }
 
   /** The resources of one stream, named {@code name} in messages. */
   public static Read read(String name, InputStream in) {
-    return read(Documents.read(name, in));
+    return read(Documents.split(name, in));
   }
 
-  private static Read read(Documents.Loaded loaded) {
-    Read read = read(loaded.documents());
-    List<String> problems = new ArrayList<>(loaded.problems());
-    problems.addAll(read.problems());
-    return new Read(read.resources(), problems);
-  }
-
-  public static Read read(List<Document> documents) {
+  private static Read read(Documents.Pieces pieces) {
+    // Parsing and conversion are nearly all of a large apply's time: documents go through them
+    // side by side, and the results are taken in document order.
+    List<Read> converted = pieces.pieces().parallelStream().map(ResourceReader::convert).toList();
     List<Resource> resources = new ArrayList<>();
-    List<String> problems = new ArrayList<>();
+    List<String> problems = new ArrayList<>(pieces.problems());
     Map<Resource.Ref, String> seen = new HashMap<>();
-    for (Document doc : documents) {
+    for (Read read : converted) {
+      problems.addAll(read.problems());
+      for (Resource resource : read.resources()) {
+        String first = seen.putIfAbsent(resource.ref(), resource.origin());
+        if (first != null) {
+          problems.add(resource.origin() + ": name: " + resource.ref() + " is also declared at " + first);
+        } else {
+          resources.add(resource);
+        }
+      }
+    }
+    return new Read(resources, problems);
+  }
+
+  private static Read convert(Documents.Piece piece) {
+    Documents.Loaded loaded = Documents.parse(piece);
+    List<Resource> resources = new ArrayList<>(1);
+    List<String> problems = new ArrayList<>(loaded.problems());
+    for (Document doc : loaded.documents()) {
       JsonNode kindNode = doc.body().get("kind");
       if (!doc.body().isObject() || kindNode == null || !kindNode.isTextual()) {
         problems.add(doc.origin() + ": kind: required, one of " + ResourceKind.names());
@@ -50,13 +64,7 @@ public final class ResourceReader {
       }
       try {
         SpecificRecord value = AvroJson.read(doc.body(), kind.schema(), List.of("kind"));
-        Resource resource = new Resource(kind, kind.key(value), value, doc.origin());
-        String first = seen.putIfAbsent(resource.ref(), doc.origin());
-        if (first != null) {
-          problems.add(doc.origin() + ": name: " + resource.ref() + " is also declared at " + first);
-        } else {
-          resources.add(resource);
-        }
+        resources.add(new Resource(kind, kind.key(value), value, doc.origin()));
       } catch (AvroJson.ConversionException e) {
         e.problems().forEach(p -> problems.add(doc.origin() + ": " + p));
       }

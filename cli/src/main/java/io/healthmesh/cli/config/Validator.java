@@ -21,6 +21,7 @@ import io.healthmesh.rules.ConsumerRules;
 import io.healthmesh.streams.rules.ConfigRules;
 import io.healthmesh.streams.rules.DnsTargets;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -72,9 +73,16 @@ public final class Validator {
             .forEach(p -> problems.add(change.origin() + ": " + p));
       }
     }
+    // Only a resource that names a changed one can be broken by the change: an apply costs in
+    // proportion to what it changes, not to the whole configuration.
+    Set<ResourceKind> changedKinds = EnumSet.noneOf(ResourceKind.class);
+    changed.forEach(ref -> changedKinds.add(ref.kind()));
     for (ResourceKind kind : ResourceKind.values()) {
+      if (dependencies(kind).stream().noneMatch(changedKinds::contains)) {
+        continue;
+      }
       for (Map.Entry<String, SpecificRecord> e : after.all(kind).entrySet()) {
-        if (changed.contains(new Ref(kind, e.getKey()))) {
+        if (changed.contains(new Ref(kind, e.getKey())) || !mayBreak(kind, e.getValue())) {
           continue;
         }
         List<String> was = problems(before, kind, e.getKey(), e.getValue());
@@ -86,6 +94,34 @@ public final class Validator {
       }
     }
     return problems;
+  }
+
+  /** The kinds whose resources a resource of {@code kind} can name (itself, when its peers matter). */
+  private static Set<ResourceKind> dependencies(ResourceKind kind) {
+    return switch (kind) {
+      case BACKEND_SERVICE -> EnumSet.of(ResourceKind.FORWARDING_RULE);
+      case HEALTH_SOURCE -> EnumSet.of(ResourceKind.BACKEND_SERVICE, ResourceKind.HEALTH_AGGREGATION_POLICY);
+      case COMPOSITE_HEALTH_CHECK -> EnumSet.of(ResourceKind.HEALTH_SOURCE, ResourceKind.COMPOSITE_HEALTH_CHECK,
+          ResourceKind.FORWARDING_RULE);
+      case FORWARDING_RULE -> EnumSet.of(ResourceKind.BACKEND_SERVICE);
+      case RESOURCE_RECORD_SET -> EnumSet.of(ResourceKind.MANAGED_ZONE, ResourceKind.FORWARDING_RULE);
+      case RESPONSE_POLICY_RULE -> EnumSet.of(ResourceKind.RESPONSE_POLICY, ResourceKind.RESPONSE_POLICY_RULE);
+      case MANAGED_ZONE, HEALTH_AGGREGATION_POLICY, RESPONSE_POLICY, SERVER_POLICY -> EnumSet.noneOf(ResourceKind.class);
+    };
+  }
+
+  /**
+   * Whether a change can break this unchanged resource; a record set (of which there may be
+   * 100,000) only when its zone or a forwarding rule it checks changed.
+   */
+  private boolean mayBreak(ResourceKind kind, SpecificRecord value) {
+    if (kind != ResourceKind.RESOURCE_RECORD_SET) {
+      return true;
+    }
+    ResourceRecordSet r = (ResourceRecordSet) value;
+    return changed.contains(new Ref(ResourceKind.MANAGED_ZONE, r.getZone()))
+        || loadBalancers(r.getRoutingPolicy()).anyMatch(lb -> changed.contains(new Ref(ResourceKind.FORWARDING_RULE,
+            lb.getForwardingRule())));
   }
 
   private List<String> problems(Catalog c, ResourceKind kind, String key, SpecificRecord value) {
