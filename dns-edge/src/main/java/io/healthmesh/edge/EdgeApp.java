@@ -55,7 +55,7 @@ public final class EdgeApp implements AutoCloseable {
     this.server = EdgeServer.start(new EdgeServer.Listen(settings.host(), settings.port(), settings.udpThreads(),
         settings.udpBatch(), settings.tcp()), responder, meters);
     this.meters = meters;
-    this.follower = new TopicFollower(settings.kafkaProperties(), registry, settings.snapshotMaxDelay(), meters,
+    this.follower = new TopicFollower(settings.kafkaProperties(), registry, settings.snapshots(), meters,
         this::swap).start();
     this.status = settings.statusInterval().isZero() ? null : new EdgeStatusReporter(settings.name(), settings.region(),
         settings.kafkaProperties(), registry, follower, snapshot::get, signing, this::notReady, settings.statusInterval(), meters);

@@ -8,6 +8,7 @@ import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.settings.SettingsReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.healthmesh.edge.state.SnapshotPacing;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,7 +20,7 @@ import org.xbill.DNS.Rcode;
 /** The edge's configuration, validated once at start-up; keys in the README. */
 public record EdgeSettings(String name, String host, int port, String region, String bootstrapServers,
     String schemaRegistryUrl, int udpThreads, boolean udpBatch, TcpLimits tcp,
-    int notReadyRcode, Duration snapshotMaxDelay, SubnetRegions clientSubnetRegions, double decisionSampleRate,
+    int notReadyRcode, SnapshotPacing snapshots, SubnetRegions clientSubnetRegions, double decisionSampleRate,
     Duration statusInterval, ForwardSettings forward, SigningSettings dnssec,
     Map<String, String> kafkaOverrides, MetricsSettings metrics) {
 
@@ -39,6 +40,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
   public static final String CLIENT_SUBNET_REGIONS = "dns.client.subnet.regions";
   public static final String DECISION_SAMPLE_RATE = "dns.decisions.sample.rate";
   public static final String SNAPSHOT_MAX_DELAY_MS = "dns.snapshot.max.delay.ms";
+  public static final String SNAPSHOT_MIN_INTERVAL_MS = "dns.snapshot.min.interval.ms";
   public static final String STATUS_INTERVAL_MS = "edge.status.interval.ms";
   public static final String FORWARD_TIMEOUT_MS = "dns.forward.timeout.ms";
   public static final String FORWARD_ATTEMPTS = "dns.forward.attempts";
@@ -76,6 +78,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
       read.problem(NOT_READY_RCODE + ": '" + notReady + "' is not SERVFAIL or REFUSED");
     }
     int maxDelayMs = read.integer(SNAPSHOT_MAX_DELAY_MS, 50, 0, 10_000);
+    int minIntervalMs = read.integer(SNAPSHOT_MIN_INTERVAL_MS, 50, 0, 10_000);
     int statusMs = read.integer(STATUS_INTERVAL_MS, 5_000, 0, 600_000);
     SubnetRegions subnets = SubnetRegions.parse(read.string(CLIENT_SUBNET_REGIONS, ""),
         problem -> read.problem(CLIENT_SUBNET_REGIONS + ": " + problem));
@@ -102,7 +105,7 @@ public record EdgeSettings(String name, String host, int port, String region, St
     read.check("dns-edge");
     return new EdgeSettings(name, host, port, region, bootstrap, registry, udpThreads, udpBatch,
         new TcpLimits(tcpMax, perClient, Duration.ofMillis(idleMs), Duration.ofMillis(messageMs)), notReady.equals("REFUSED") ? Rcode.REFUSED : Rcode.SERVFAIL,
-        Duration.ofMillis(maxDelayMs), subnets, sampleRate, Duration.ofMillis(statusMs), forward, dnssec, kafka,
+        new SnapshotPacing(Duration.ofMillis(maxDelayMs), Duration.ofMillis(minIntervalMs)), subnets, sampleRate, Duration.ofMillis(statusMs), forward, dnssec, kafka,
         metrics);
   }
 

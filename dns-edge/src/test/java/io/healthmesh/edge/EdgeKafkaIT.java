@@ -100,6 +100,7 @@ class EdgeKafkaIT {
         assertThat(healthy.getEdgeRegion()).isEqualTo("us-east1");
 
         lastKnownExpiresWithoutARecord(kafka, client, edge, meters);
+        coalescesSnapshots_whenHealthChangesArriveManyTimesASecond(kafka, client, edge, meters);
       }
     }
   }
@@ -145,6 +146,34 @@ class EdgeKafkaIT {
       }
     }
     return read;
+  }
+
+  /**
+   * A topology committing hundreds of times a second (each flip its own record, sent at once)
+   * gets at most one snapshot per {@code dns.snapshot.min.interval.ms} (50 ms), and the last flip is served.
+   */
+  private static void coalescesSnapshots_whenHealthChangesArriveManyTimesASecond(EmbeddedKafka kafka,
+      SchemaRegistryClient client, EdgeApp edge, SimpleMeterRegistry meters) throws Exception {
+    io.micrometer.core.instrument.Timer builds = meters.get("healthmesh.edge.snapshot.build").timer();
+    EntityKey key = new EntityKey(EntityKind.FORWARDING_RULE, "fr-orders");
+    try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<EntityKey, HealthState>(
+        Map.of("bootstrap.servers", kafka.bootstrapServers(), "linger.ms", 0),
+        Topics.HEALTH_STATE.keySerde(client).serializer(), Topics.HEALTH_STATE.valueSerde(client).serializer())) {
+      long before = builds.count();
+      long t0 = System.nanoTime();
+      HealthStatus status = HealthStatus.HEALTHY;
+      for (int i = 0; i < 200; i++) {
+        status = i % 2 == 0 ? HealthStatus.HEALTHY : HealthStatus.UNHEALTHY;
+        producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(Topics.HEALTH_STATE.name(), key,
+            HealthState.newBuilder().setStatus(status).setSince(Instant.now()).build())).get();
+      }
+      String last = status == HealthStatus.HEALTHY ? "10.1.0.100" : "10.9.0.1";
+      await("the last flip served").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+          .until(() -> answer(edge), last::equals);
+      double elapsedMs = (System.nanoTime() - t0) / 1e6;
+      assertThat(builds.count() - before).as("snapshots over %.0f ms of flips", elapsedMs)
+          .isPositive().isLessThanOrEqualTo((long) (elapsedMs / 50) + 2);
+    }
   }
 
   private static String answer(EdgeApp edge) throws Exception {

@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * Reads the zones, record sets, forwarding rules and health-state from the beginning (no
  * consumer group, no offsets of its own), and publishes a new snapshot once it has drained what
  * the topics hold, or once the oldest change not yet served has waited {@code maxDelay}: changes
- * that arrive together go into one snapshot, and none waits longer than that. Ready once the
+ * that arrive together go into one snapshot, and none waits longer than that. Snapshots are at
+ * least {@code minInterval} apart, so that a topology committing often does not make the edge
+ * build (and its answer caches start over) many times a second. Ready once the
  * first snapshot built from a whole read is in force. When Kafka goes away it keeps retrying;
  * the last snapshot keeps answering and its age tells how stale it is.
  */
@@ -59,6 +61,7 @@ public final class TopicFollower implements AutoCloseable {
   private InForceLedger ledger;
   private final Thread thread;
   private final long maxDelayNanos;
+  private final long minIntervalNanos;
   private final ChangeLatency latency;
   private final Timer build;
   private volatile KafkaConsumer<byte[], byte[]> consumer;
@@ -72,7 +75,7 @@ public final class TopicFollower implements AutoCloseable {
   /** Rejections by the states that earlier reads built, so that the count only grows. */
   private volatile long rejectedEarlier;
 
-  public TopicFollower(Map<String, Object> kafkaProps, SchemaRegistryClient registry, Duration maxDelay,
+  public TopicFollower(Map<String, Object> kafkaProps, SchemaRegistryClient registry, SnapshotPacing pacing,
       MeterRegistry meters, Consumer<Snapshot> publish) {
     // A snapshot waits for the drain of a burst anyway.
     this.consumerProps = FollowerThreads.consumerProperties(kafkaProps);
@@ -89,7 +92,8 @@ public final class TopicFollower implements AutoCloseable {
     this.ledgerWriter = new LedgerWriter(kafkaProps, registry, meters);
     this.thread = new Thread(this::follow, "edge-topic-follower");
     thread.setDaemon(true);
-    this.maxDelayNanos = maxDelay.toNanos();
+    this.maxDelayNanos = pacing.maxDelay().toNanos();
+    this.minIntervalNanos = pacing.minInterval().toNanos();
     this.latency = new ChangeLatency(meters);
     this.build = Timer.builder("healthmesh.edge.snapshot.build").description("time to bring the snapshot up to date")
         .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000)).register(meters);
@@ -174,8 +178,11 @@ public final class TopicFollower implements AutoCloseable {
         boolean force = false;
         long unserved = 0;
         long waitingSince = 0;
+        long lastSnapshot = System.nanoTime() - minIntervalNanos;
+        Duration poll = Duration.ofMillis(100);
         while (running) {
-          ConsumerRecords<byte[], byte[]> records = c.poll(Duration.ofMillis(100));
+          ConsumerRecords<byte[], byte[]> records = c.poll(poll);
+          poll = Duration.ofMillis(100);
           for (ConsumerRecord<byte[], byte[]> r : records) {
             if (apply(r) && whole) {
               boolean health = r.topic().equals(Topics.HEALTH_STATE.name());
@@ -206,6 +213,11 @@ public final class TopicFollower implements AutoCloseable {
           }
           // Until the read is whole a snapshot would answer from part of the topics (or, on a
           // re-read, from older versions); after it, wait for the backlog to drain, up to maxDelay.
+          long sinceLast = now - lastSnapshot;
+          if (ready && sinceLast < minIntervalNanos) {
+            poll = Duration.ofNanos(Math.max(1_000_000, minIntervalNanos - sinceLast));
+            continue;
+          }
           if (unread == 0 || records.isEmpty() || now - waitingSince >= maxDelayNanos) {
             Snapshot snapshot = build.record(() -> state.snapshot(true));
             publish.accept(snapshot);
@@ -216,6 +228,7 @@ public final class TopicFollower implements AutoCloseable {
             ready = true;
             force = false;
             waitingSince = 0;
+            lastSnapshot = System.nanoTime();
             unserved = 0;
             lag(unread);
           }
