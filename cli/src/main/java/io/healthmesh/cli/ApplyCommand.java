@@ -32,33 +32,43 @@ abstract class ApplyCommand implements Callable<Integer> {
       description = "YAML or JSON documents; a directory takes its .yaml, .yml and .json files; - reads stdin.")
   List<String> files;
 
+  @Option(names = "--timings", description = "Print to stderr how long each step took.")
+  boolean timings;
+
   /** Whether to check against the stored configuration (false: the files alone must be complete). */
   abstract boolean online();
 
   /** Whether to write the changes. */
   abstract boolean write();
 
-  /** Runs before the stored configuration is read, when the files parsed. */
+  /** Runs before the stored configuration is read. */
   void prepare(ConfigTopics topics) throws InterruptedException {}
 
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    Timings steps = new Timings(timings);
     List<String> warnings = new ArrayList<>();
     ConfigTopics topics = online() ? new ConfigTopics(cluster.client(), cluster.registry()) : null;
-    // Reading the stored configuration waits on the brokers, reading the files on the CPU: side
-    // by side. A topic that does not exist yet reads as empty, as it would after prepare().
-    FutureTask<Catalog> stored = new FutureTask<>(() -> online() ? topics.read(warnings) : new Catalog());
+    // Creating missing topics and reading the stored configuration wait on the brokers, reading
+    // the files on the CPU: side by side. An apply that is then refused leaves the topics it
+    // created, empty, as a topology starting would have.
+    FutureTask<Catalog> stored = new FutureTask<>(() -> {
+      if (write()) {
+        prepare(topics);
+      }
+      return online() ? topics.read(warnings) : new Catalog();
+    });
     Thread reader = new Thread(stored, "read-stored-configuration");
     reader.setDaemon(true);
     reader.start();
     ResourceReader.Read read = ResourceReader.load(files, System.in);
+    steps.step("files (" + read.resources().size() + " resources)");
     List<String> problems = new ArrayList<>(read.problems());
-    if (write() && problems.isEmpty()) {
-      prepare(topics);
-    }
     Catalog current = stored(stored);
+    steps.step("topics and stored configuration (" + current.size() + " resources; the rest of their time beside"
+        + " the files)");
     warnings.forEach(w -> err.println("warning: " + w));
     problems.addAll(Validator.check(current, read.resources()));
     List<String> cautions = Validator.warnings(read.resources());
@@ -71,17 +81,20 @@ abstract class ApplyCommand implements Callable<Integer> {
       err.println(problems.size() + " problem(s); nothing was " + (write() ? "applied" : "changed"));
       return 2;
     }
+    steps.step("checks");
     List<Change> plan = Change.plan(current, read.resources());
     List<Resource> changed = plan.stream().filter(c -> c.action() != Change.Action.UNCHANGED)
         .map(Change::resource).toList();
     if (write()) {
       topics.write(changed);
+      steps.step("write (" + changed.size() + " records in one transaction)");
       print(out, plan.stream().map(Change::toString));
-      out.flush();
     } else {
       print(out, plan.stream().map(c -> c.resource().ref() + (online() ? " valid, would be " + c.action().word() : " valid")));
     }
     out.flush();
+    steps.step("output");
+    steps.print(err);
     return 0;
   }
 
