@@ -57,6 +57,9 @@ public final class Benchmarks {
       PropagationBenchmark.main(new String[0]);
       System.setProperty("bench.dnssec", "false");
     }
+    if (which.equals("all") || which.equals("pipeline")) {
+      PipelineBenchmark.main(new String[0]);
+    }
     if (which.equals("all") || which.equals("audit")) {
       AuditBenchmark.main(new String[0]);
     }

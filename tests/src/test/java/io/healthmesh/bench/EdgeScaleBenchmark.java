@@ -624,6 +624,25 @@ public final class EdgeScaleBenchmark {
       return new Edge(port, metricsPort, process);
     }
 
+    /** Until the edge's metrics server answers {@code /health/live}. */
+    void awaitHealthy(Duration timeout) throws Exception {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (true) {
+        try {
+          if (HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/health/live")).build(),
+              HttpResponse.BodyHandlers.ofString()).statusCode() == 200) {
+            return;
+          }
+        } catch (IOException e) {
+          // not listening yet
+        }
+        if (!process.isAlive() || System.nanoTime() > deadline) {
+          throw new IllegalStateException("edge not up (alive: " + process.isAlive() + ")");
+        }
+        Thread.sleep(50);
+      }
+    }
+
     /** Seconds from the process start to the first answer from a full snapshot. */
     double awaitReady(Duration timeout) throws Exception {
       long deadline = started + timeout.toNanos();
@@ -649,10 +668,15 @@ public final class EdgeScaleBenchmark {
       return metric(name, "");
     }
 
+    /** The edge's Prometheus text. */
+    String metrics() throws Exception {
+      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+    }
+
     /** The sum of the series of {@code name} whose labels contain {@code label} ({@code result="hit"}). */
     double metric(String name, String label) throws Exception {
-      String text = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
-          HttpResponse.BodyHandlers.ofString()).body();
+      String text = metrics();
       double sum = 0;
       for (String line : text.split("\n")) {
         if ((line.startsWith(name + "{") || line.startsWith(name + " ")) && line.contains(label)) {

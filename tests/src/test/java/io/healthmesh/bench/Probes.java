@@ -1,0 +1,51 @@
+package io.healthmesh.bench;
+
+import io.healthmesh.events.ProbeResult;
+import io.healthmesh.schemas.Topics;
+import java.time.Duration;
+import java.time.Instant;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/** Probe results as a prober publishes them ({@code healthctl probe publish}): keyed by the probed address. */
+final class Probes {
+  private Probes() {}
+
+  static void send(KafkaProducer<String, ProbeResult> probes, String address, boolean up) {
+    Instant at = Instant.now();
+    probes.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, at.toEpochMilli(), address,
+        ProbeResult.newBuilder().setEndpointId(address).setSuccess(up).setEventTime(at).setProber("bench")
+            .setDetail(up ? "HTTP 200" : "connection refused").build()));
+  }
+
+  /** One probe for each primary (and, with {@code standbys}, each standby and the flipped pair). */
+  static void all(KafkaProducer<String, ProbeResult> probes, int n, boolean up, boolean standbys) {
+    for (int i = 0; i < n; i++) {
+      send(probes, EdgeScaleBenchmark.primary(i), up);
+      if (standbys) {
+        send(probes, EdgeScaleBenchmark.standby(i), up);
+      }
+    }
+    if (standbys) {
+      send(probes, PipelineConfig.FLIPPED, up);
+      send(probes, PipelineConfig.FLIPPED_STANDBY, up);
+    }
+    probes.flush();
+  }
+
+  /** Milliseconds from the probe that flips {@code api} to the first answer showing {@code wanted}. */
+  static long flipAndWait(KafkaProducer<String, ProbeResult> probes, Dns dns, String address, boolean up, String wanted,
+      Duration timeout) throws InterruptedException {
+    long t0 = System.nanoTime();
+    send(probes, address, up);
+    probes.flush();
+    long deadline = t0 + timeout.toNanos();
+    while (!dns.answer("api").equals(wanted)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("api did not answer " + wanted + " within " + timeout);
+      }
+      Thread.sleep(1);
+    }
+    return (System.nanoTime() - t0) / 1_000_000;
+  }
+}
