@@ -15,34 +15,70 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
- * Probe flips of random primaries at a steady rate. First alone, one flip in ten watched from its
- * probe to the DNS answer that shows it; then in rounds under dnsperf that alternate with control
- * rounds (dnsperf alone), so that the machine's drift hits both alike.
+ * Probe flips of random primaries at a steady rate. After an unmeasured warm-up, first alone, one
+ * flip in ten watched from its probe to the DNS answer that shows it; then in rounds under dnsperf:
+ * dnsperf alone, with control churn, with DNS churn, so that the machine's drift hits all alike.
  *
  * @param p50 probe -> DNS of the watched flips, milliseconds
- * @param qpsRatio median queries/s with churn over the control rounds'
- * @param cpuRatio median edge CPU per answered query with churn over the control rounds'
+ * @param qpsRatio median queries/s with DNS churn over the control rounds' (the same flips of
+ *     endpoints no record set checks: the topology's and broker's work, none for the edge)
+ * @param cpuRatio median edge CPU per answered query with DNS churn over the control rounds'
  */
 record Churn(long p50, long p99, double qpsRatio, double cpuRatio, double snapshotsPerSecond) {
 
-  /** Which primary flips next, and which are down. */
+  /** Which primary (or control endpoint) flips next, and which are down. */
   private static final class Flips {
     final List<Integer> order = new ArrayList<>();
     final boolean[] down;
+    final boolean control;
     int next;
 
-    Flips(int n) {
+    Flips(int n, boolean control) {
       for (int i = 0; i < n; i++) {
         order.add(i);
       }
       Collections.shuffle(order, new Random(5));
       down = new boolean[n];
+      this.control = control;
+    }
+
+    /** Flips the next one; returns its index. */
+    int flip(KafkaProducer<String, ProbeResult> probes) {
+      int i = order.get(next++ % order.size());
+      down[i] = !down[i];
+      if (control) {
+        Probes.control(probes, i, !down[i]);
+      } else {
+        Probes.send(probes, EdgeScaleBenchmark.primary(i), !down[i]);
+      }
+      probes.flush();
+      return i;
+    }
+
+    /** Every one up again, for what follows. */
+    void restore(KafkaProducer<String, ProbeResult> probes) {
+      for (int i = 0; i < down.length; i++) {
+        if (down[i]) {
+          down[i] = false;
+          if (control) {
+            Probes.control(probes, i, true);
+          } else {
+            Probes.send(probes, EdgeScaleBenchmark.primary(i), true);
+          }
+        }
+      }
+      probes.flush();
     }
   }
 
   static Churn run(KafkaProducer<String, ProbeResult> probes, EdgeScaleBenchmark.Edge edge, int n, int rate,
       int latencySeconds, int rounds, int seconds, Path dir) throws Exception {
-    Flips flips = new Flips(n);
+    Flips flips = new Flips(n, false);
+    Flips control = new Flips(PipelineConfig.CONTROL_ENDPOINTS, true);
+    for (int k = 0; k < PipelineConfig.CONTROL_ENDPOINTS; k++) {
+      Probes.control(probes, k, true);
+    }
+    flip(probes, flips, rate, 10, (i, wanted, sent) -> {}); // warm-up of every JIT on the way, unmeasured
     List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
     double s0 = edge.metric("healthmesh_edge_snapshot_build_seconds_count");
     String before = edge.metrics();
@@ -69,28 +105,23 @@ record Churn(long p50, long p99, double qpsRatio, double cpuRatio, double snapsh
     List<Double> controlCpu = new ArrayList<>();
     List<Double> churnCpu = new ArrayList<>();
     for (int round = 0; round < rounds; round++) {
-      double[] control = perf(edge, queries, seconds);
-      Thread flipper = new Thread(() -> flip(probes, flips, rate, seconds, (i, wanted, sent) -> {}), "bench-churn");
-      flipper.start();
-      double[] loaded = perf(edge, queries, seconds);
-      flipper.join();
-      controlQps.add(control[0]);
+      double[] alone = perf(edge, queries, seconds);
+      double[] controlled = perfWhile(edge, queries, seconds, () -> flip(probes, control, rate, seconds, (i, w, t) -> {}));
+      double[] loaded = perfWhile(edge, queries, seconds, () -> flip(probes, flips, rate, seconds, (i, w, t) -> {}));
+      controlQps.add(controlled[0]);
       churnQps.add(loaded[0]);
-      controlCpu.add(control[1]);
+      controlCpu.add(controlled[1]);
       churnCpu.add(loaded[1]);
-      System.out.printf("  round %d: %,.0f q/s and %.2f µs edge CPU per query alone, %,.0f q/s and %.2f µs with %d"
-          + " flips/s%n", round, control[0], control[1], loaded[0], loaded[1], rate);
+      System.out.printf("  round %d: q/s and edge CPU µs per query: alone %,.0f, %.2f; control churn (the topology's"
+          + " work, none for the edge) %,.0f, %.2f; DNS churn %,.0f, %.2f%n", round, alone[0], alone[1], controlled[0],
+          controlled[1], loaded[0], loaded[1]);
     }
-    for (int i = 0; i < n; i++) {
-      if (flips.down[i]) {
-        Probes.send(probes, EdgeScaleBenchmark.primary(i), true); // every primary up again, for what follows
-      }
-    }
-    probes.flush();
+    flips.restore(probes);
+    control.restore(probes);
     Churn churn = new Churn(PipelineBenchmark.pct(sorted, 0.5), PipelineBenchmark.pct(sorted, 0.99),
         median(churnQps) / median(controlQps), median(churnCpu) / median(controlCpu), snapshots);
     System.out.printf("churn at %d flips/s for %d s: probe -> DNS p50 %d ms, p99 %d ms (%d watched), %.1f edge"
-        + " snapshots/s; under dnsperf, q/s with churn / alone %.2f, edge CPU per query with churn / alone %.2f%n", rate,
+        + " snapshots/s; under dnsperf, q/s with DNS churn / control churn %.2f, edge CPU per query %.2f%n", rate,
         latencySeconds, churn.p50(), churn.p99(), sorted.size(), snapshots, churn.qpsRatio(), churn.cpuRatio());
     return churn;
   }
@@ -103,11 +134,8 @@ record Churn(long p50, long p99, double qpsRatio, double cpuRatio, double snapsh
   private static void flip(KafkaProducer<String, ProbeResult> probes, Flips flips, int rate, int seconds, Watch watch) {
     long start = System.nanoTime();
     for (int k = 0; k < rate * seconds; k++) {
-      int i = flips.order.get(flips.next++ % flips.order.size());
-      flips.down[i] = !flips.down[i];
       long sent = System.nanoTime();
-      Probes.send(probes, EdgeScaleBenchmark.primary(i), !flips.down[i]);
-      probes.flush();
+      int i = flips.flip(probes);
       if (k % 10 == 0) {
         watch.flipped(i, flips.down[i] ? EdgeScaleBenchmark.standby(i) : EdgeScaleBenchmark.primary(i), sent);
       }
@@ -128,6 +156,15 @@ record Churn(long p50, long p99, double qpsRatio, double cpuRatio, double snapsh
       LockSupport.parkNanos(2_000_000);
     }
     latencies.add(10_000L); // not seen within 10 s: counted as 10 s
+  }
+
+  private static double[] perfWhile(EdgeScaleBenchmark.Edge edge, Path queries, int seconds, Runnable churn)
+      throws Exception {
+    Thread flipper = new Thread(churn, "bench-churn");
+    flipper.start();
+    double[] result = perf(edge, queries, seconds);
+    flipper.join();
+    return result;
   }
 
   /** dnsperf for {@code seconds}: queries/s and the edge's CPU microseconds per completed query. */

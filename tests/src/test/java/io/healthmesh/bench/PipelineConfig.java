@@ -12,11 +12,15 @@ import java.util.Random;
 /**
  * The configuration of the pipeline benchmark as a user writes it (YAML for {@code healthctl
  * apply}): zone {@code bench.example.}, N WRR record sets {@code r<i>}, each weight 100 on a
- * primary and 0 on a standby, both probed external endpoints; and {@code api}, the one flipped.
+ * primary and 0 on a standby, both probed external endpoints; {@code api}, the one flipped; and
+ * backend service {@code control}, whose endpoints no record set checks.
  */
 final class PipelineConfig {
   static final String FLIPPED = "10.255.0.100";
   static final String FLIPPED_STANDBY = "10.255.0.101";
+  /** A backend service no record set checks: its endpoints' flips are the topology's work without the edge's. */
+  static final String CONTROL = "control";
+  static final int CONTROL_ENDPOINTS = 1000;
 
   private PipelineConfig() {}
 
@@ -24,6 +28,12 @@ final class PipelineConfig {
     try (BufferedWriter out = Files.newBufferedWriter(file)) {
       out.write("kind: ManagedZone\nname: bench\ndnsName: bench.example.\nnetworks: [127.0.0.0/8]\n");
       out.write(recordSet("api", FLIPPED, FLIPPED_STANDBY));
+      out.write("---\nkind: BackendService\nname: " + CONTROL + "\nregion: us-east1\nloadBalancingScheme: INTERNAL_MANAGED\n"
+          + "backendType: GCE_VM_IP_PORT\nhealthCheck: {checkIntervalSec: 1, healthyThreshold: 1, unhealthyThreshold: 1,"
+          + " staleAfterIntervals: 3600}\nendpoints:\n");
+      for (int k = 0; k < CONTROL_ENDPOINTS; k++) {
+        out.write("  - {id: e" + k + ", ipAddress: 10.254." + (k >> 8) + "." + (k & 255) + ", port: 8080}\n");
+      }
       for (int i = 0; i < n; i++) {
         out.write(recordSet("r" + i, EdgeScaleBenchmark.primary(i), EdgeScaleBenchmark.standby(i)));
       }

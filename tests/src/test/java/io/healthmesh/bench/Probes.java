@@ -18,6 +18,14 @@ final class Probes {
             .setDetail(up ? "HTTP 200" : "connection refused").build()));
   }
 
+  /** A probe of endpoint {@code e<k>} of the control service, keyed by the service as probers key them. */
+  static void control(KafkaProducer<String, ProbeResult> probes, int k, boolean up) {
+    Instant at = Instant.now();
+    probes.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, at.toEpochMilli(), PipelineConfig.CONTROL,
+        ProbeResult.newBuilder().setBackendService(PipelineConfig.CONTROL).setEndpointId("e" + k).setSuccess(up)
+            .setEventTime(at).setProber("bench").setDetail(up ? "HTTP 200" : "connection refused").build()));
+  }
+
   /** One probe for each primary (and, with {@code standbys}, each standby and the flipped pair). */
   static void all(KafkaProducer<String, ProbeResult> probes, int n, boolean up, boolean standbys) {
     for (int i = 0; i < n; i++) {
