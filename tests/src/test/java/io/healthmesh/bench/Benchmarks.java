@@ -4,6 +4,12 @@ package io.healthmesh.bench;
 public final class Benchmarks {
   private Benchmarks() {}
 
+  /** The sizes a scale benchmark runs at: {@code -Dbench.sizes=1000,10000,100000}. */
+  static java.util.List<Integer> sizes() {
+    return java.util.Arrays.stream(System.getProperty("bench.sizes", "1000,10000,100000").split(",")).map(String::trim)
+        .map(Integer::valueOf).toList();
+  }
+
   /** Adds the topology settings given as {@code -Dbench.streams='key=value ...'} to {@code p}. */
   static void addStreamsSettings(java.util.Properties p) {
     for (String setting : System.getProperty("bench.streams", "").trim().split("\\s+")) {

@@ -46,11 +46,7 @@ record Churn(long p50, long p99, double qpsRatio, double cpuRatio, double snapsh
     int flip(KafkaProducer<String, ProbeResult> probes) {
       int i = order.get(next++ % order.size());
       down[i] = !down[i];
-      if (control) {
-        Probes.control(probes, i, !down[i]);
-      } else {
-        Probes.send(probes, EdgeScaleBenchmark.primary(i), !down[i]);
-      }
+      send(probes, i);
       probes.flush();
       return i;
     }
@@ -60,14 +56,18 @@ record Churn(long p50, long p99, double qpsRatio, double cpuRatio, double snapsh
       for (int i = 0; i < down.length; i++) {
         if (down[i]) {
           down[i] = false;
-          if (control) {
-            Probes.control(probes, i, true);
-          } else {
-            Probes.send(probes, EdgeScaleBenchmark.primary(i), true);
-          }
+          send(probes, i);
         }
       }
       probes.flush();
+    }
+
+    private void send(KafkaProducer<String, ProbeResult> probes, int i) {
+      if (control) {
+        Probes.control(probes, i, !down[i]);
+      } else {
+        Probes.send(probes, EdgeScaleBenchmark.primary(i), !down[i]);
+      }
     }
   }
 

@@ -59,8 +59,7 @@ import org.xbill.DNS.Type;
  * Needs dnsperf (Debian package).
  */
 public final class EdgeScaleBenchmark {
-  private static final List<Integer> SIZES = Arrays.stream(System.getProperty("bench.sizes", "1000,10000,100000")
-      .split(",")).map(String::trim).map(Integer::valueOf).toList();
+  private static final List<Integer> SIZES = Benchmarks.sizes();
   private static final int FLIPS = Integer.getInteger("bench.flips", 100);
   private static final int CHURN_RATE = Integer.getInteger("bench.churn.rate", 100);
   private static final int CHURN_SECONDS = Integer.getInteger("bench.churn.seconds", 60);

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +28,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * recovering, and a fresh edge. {@code -Dbench=pipeline}.
  */
 public final class PipelineBenchmark {
-  private static final List<Integer> SIZES = Arrays.stream(System.getProperty("bench.sizes", "1000,10000,100000")
-      .split(",")).map(String::trim).map(Integer::parseInt).toList();
+  private static final List<Integer> SIZES = Benchmarks.sizes();
   private static final int FLIPS = Integer.getInteger("bench.flips", 20);
   private static final int CHURN_RATE = Integer.getInteger("bench.churn.rate", 100);
   private static final int CHURN_SECONDS = Integer.getInteger("bench.churn.seconds", 30);

@@ -12,18 +12,20 @@ final class Probes {
   private Probes() {}
 
   static void send(KafkaProducer<String, ProbeResult> probes, String address, boolean up) {
-    Instant at = Instant.now();
-    probes.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, at.toEpochMilli(), address,
-        ProbeResult.newBuilder().setEndpointId(address).setSuccess(up).setEventTime(at).setProber("bench")
-            .setDetail(up ? "HTTP 200" : "connection refused").build()));
+    probe(probes, address, null, address, up);
   }
 
   /** A probe of endpoint {@code e<k>} of the control service, keyed by the service as probers key them. */
   static void control(KafkaProducer<String, ProbeResult> probes, int k, boolean up) {
+    probe(probes, PipelineConfig.CONTROL, PipelineConfig.CONTROL, "e" + k, up);
+  }
+
+  private static void probe(KafkaProducer<String, ProbeResult> probes, String key, String service, String endpoint,
+      boolean up) {
     Instant at = Instant.now();
-    probes.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, at.toEpochMilli(), PipelineConfig.CONTROL,
-        ProbeResult.newBuilder().setBackendService(PipelineConfig.CONTROL).setEndpointId("e" + k).setSuccess(up)
-            .setEventTime(at).setProber("bench").setDetail(up ? "HTTP 200" : "connection refused").build()));
+    probes.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, at.toEpochMilli(), key,
+        ProbeResult.newBuilder().setBackendService(service).setEndpointId(endpoint).setSuccess(up).setEventTime(at)
+            .setProber("bench").setDetail(up ? "HTTP 200" : "connection refused").build()));
   }
 
   /** One probe for each primary (and, with {@code standbys}, each standby and the flipped pair). */

@@ -6,6 +6,7 @@ import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.TopicCreator;
 import io.healthmesh.schemas.Topics;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * The configuration as stored in the compacted config topics: read whole from the beginning
@@ -87,10 +89,9 @@ public final class ConfigTopics {
    * or the topology rejected is shown as it is.
    */
   @SuppressWarnings("unchecked")
-  public <T extends SpecificRecord> java.util.Collection<T> latest(ResourceKind kind, List<String> warnings) {
-    return (java.util.Collection<T>) new TopicScan(client, false).latest(kind.topic().name(),
-        new org.apache.kafka.common.serialization.StringDeserializer(), kind.topic().valueSerde(registry).deserializer(),
-        warnings::add).values();
+  public <T extends SpecificRecord> Collection<T> latest(ResourceKind kind, List<String> warnings) {
+    return (Collection<T>) new TopicScan(client, false).latest(kind.topic().name(), new StringDeserializer(),
+        kind.topic().valueSerde(registry).deserializer(), warnings::add).values();
   }
 
   /** One configuration record, decoded; {@code value} is null for a deletion. */
