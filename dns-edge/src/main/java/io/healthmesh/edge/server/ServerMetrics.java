@@ -24,9 +24,20 @@ final class ServerMetrics {
   private static final int BADVERS = 17;
   private static final int MALFORMED = 15;
   private final MeterRegistry registry;
+  // Registered at once, so that a dashboard or alert reads 0 before the first failure, not nothing.
+  private final Counter udpFailures;
+  private final Counter tcpFailures;
 
   ServerMetrics(MeterRegistry registry) {
     this.registry = registry;
+    this.udpFailures = failures(registry, "udp");
+    this.tcpFailures = failures(registry, "tcp");
+  }
+
+  private static Counter failures(MeterRegistry registry, String where) {
+    return Counter.builder("healthmesh.dns.listener.failures").tag("where", where)
+        .description("Datagrams or connections a listener could not handle (receive, send or answer failed)")
+        .register(registry);
   }
 
   /** The meters of one transport, resolved once so that a query costs no map lookup. */
@@ -124,7 +135,8 @@ final class ServerMetrics {
     registry.counter("healthmesh.dns.tcp.closed", "reason", reason).increment();
   }
 
+  /** @param where "udp" or "tcp" */
   void failure(String where) {
-    registry.counter("healthmesh.dns.listener.failures", "where", where).increment();
+    (where.equals("tcp") ? tcpFailures : udpFailures).increment();
   }
 }

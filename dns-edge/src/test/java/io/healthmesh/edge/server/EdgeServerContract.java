@@ -165,6 +165,8 @@ abstract class EdgeServerContract {
     Message answer = ask(false, "api.example.internal.", Type.A);
     assertThat(answer.getSection(Section.ANSWER).get(0).rdataToString()).isEqualTo("10.1.0.100");
     assertThat(ask(true, "static.example.internal.", Type.A).getRcode()).isEqualTo(Rcode.NOERROR);
+    assertThat(meters.find("healthmesh.dns.listener.failures").counters()).as("registered before any failure")
+        .extracting(c -> c.getId().getTag("where")).containsExactlyInAnyOrder("udp", "tcp");
     assertThat(meters.find("healthmesh.dns.listener.failures").counters()).allSatisfy(c ->
         assertThat(c.count()).as(c.getId().toString()).isZero());
   }
