@@ -85,7 +85,8 @@ class PrometheusIT {
         prometheus = startPrometheus(dir, port, demo, proberMetrics);
         String api = "http://127.0.0.1:" + port + "/api/v1/query?query=";
         awaitSeries(api, "up", 5, Duration.ofSeconds(60));
-        awaitSeries(api, "healthmesh_dead_letters_total", 1, Duration.ofSeconds(30));
+        // The counters exist from the start (at 0): wait for the poison pill's to count it.
+        awaitSeries(api, "healthmesh_dead_letters_total > 0", 1, Duration.ofSeconds(30));
         awaitSeries(api, "healthmesh_prober_checks_total", 1, Duration.ofSeconds(30));
 
         int edgePort = demo.edges.get(0).port();

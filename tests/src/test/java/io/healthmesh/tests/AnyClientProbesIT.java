@@ -7,6 +7,7 @@ import io.healthmesh.config.BackendType;
 import io.healthmesh.config.Endpoint;
 import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.config.LoadBalancingScheme;
+import io.healthmesh.events.DeadLetterReason;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthStatus;
 import io.healthmesh.events.ProbeResult;
@@ -109,7 +110,11 @@ class AnyClientProbesIT {
         org.awaitility.Awaitility.await("every probe applied").atMost(Duration.ofSeconds(30))
             .pollInterval(Duration.ofMillis(100)).until(() -> count(meters, "healthmesh.probes.applied") >= 3 * PROBES);
         assertThat(count(meters, "healthmesh.probes.applied")).isEqualTo(3 * PROBES);
+        assertThat(meters.find("healthmesh.dead.letters").tag("topic", Topics.PROBE_RESULTS.name()).counters())
+            .as("registered before any dead letter").hasSize(DeadLetterReason.values().length);
         assertThat(meters.find("healthmesh.dead.letters").counters()).allSatisfy(c -> assertThat(c.count()).isZero());
+        assertThat(meters.find("healthmesh.probes.ignored").counters()).as("registered before any probe is ignored")
+            .isNotEmpty();
         assertThat(count(meters, "healthmesh.probes.ignored")).isZero();
         assertThat(count(meters, "healthmesh.probes.rerouted")).isEqualTo(3 * PROBES);
         assertThat(count(meters, "healthmesh.config.rerouted")).as("kcat's backend service").isEqualTo(1);

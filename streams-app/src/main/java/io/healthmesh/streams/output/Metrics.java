@@ -33,6 +33,11 @@ public final class Metrics {
         .description("probe results read on another partition than their service's, moved there").register(registry);
     this.configRerouted = Counter.builder("healthmesh.config.rerouted")
         .description("backend services written to another partition than their name's, moved there").register(registry);
+    // Probes are what operators publish by the million: their dead letters read 0 from the start,
+    // so that a dashboard or an alert on them sees a series before the first one.
+    for (DeadLetterReason reason : DeadLetterReason.values()) {
+      deadLetters(io.healthmesh.schemas.Topics.PROBE_RESULTS.name(), reason);
+    }
     this.lag = io.micrometer.core.instrument.Timer.builder("healthmesh.pipeline.lag")
         .description("From the event time of the record that triggered a state to its publication")
         .publishPercentileHistogram().minimumExpectedValue(java.time.Duration.ofMillis(1))
@@ -88,7 +93,11 @@ public final class Metrics {
   }
 
   public void deadLettered(String topic, DeadLetterReason reason) {
-    registry.counter("healthmesh.dead.letters", "topic", topic, "reason", reason.name()).increment();
+    deadLetters(topic, reason).increment();
+  }
+
+  private Counter deadLetters(String topic, DeadLetterReason reason) {
+    return registry.counter("healthmesh.dead.letters", "topic", topic, "reason", reason.name());
   }
 
   public void transition(EntityKind kind, HealthStatus to) {
