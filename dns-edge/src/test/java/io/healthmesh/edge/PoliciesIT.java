@@ -236,12 +236,15 @@ class PoliciesIT {
             "forwarded:127.0.0.1:" + nsd.port(), "response-policy:corp/override", "zone:vpc"));
       });
     }
+    // This test's own query: dig asks from 127.0.0.1, and NSD serves upstream.test.
     DnsQueryLog forwarded = logged.stream().filter(l -> l.getSource().startsWith("forwarded:")
-        && l.getQueryName().equals("www.upstream.test.")).findFirst().orElseThrow();
+        && l.getQueryName().equals("www.upstream.test.") && l.getClient().equals("127.0.0.1")).findFirst().orElseThrow();
     assertThat(forwarded.getServerPolicy()).isEqualTo("corp");
-    assertThat(forwarded.getClient()).isIn("127.0.0.1", "127.0.0.3", "127.0.0.4");
-    assertThat(forwarded.getRcode()).isIn("NOERROR", "REFUSED");
-    assertThat(logged).allMatch(l -> l.getLatencyMicros() >= 0 && l.getEdge().equals("edge-us-east1"));
+    assertThat(forwarded.getRcode()).isEqualTo("NOERROR");
+    assertThat(forwarded.getLatencyMicros()).as("a round trip to NSD, within the forwarder's budget").isBetween(1L,
+        10_000_000L);
+    assertThat(logged).allMatch(l -> l.getEdge().equals("edge-us-east1"));
+    assertThat(logged).allSatisfy(l -> assertThat(l.getLatencyMicros()).as(l.getSource()).isBetween(0L, 30_000_000L));
     assertThat(logged).noneMatch(l -> l.getClient().equals("127.0.0.2")).as("no policy, no log");
   }
 
