@@ -12,15 +12,18 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * A scripted incident on the real broker (one endpoint degrades, then a whole backend: the
  * composite flips and the failover record set switches to its backup, then everything recovers),
  * and what the audit commands say about it afterwards, just before and just after each transition.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class AuditIT {
   private static Path dir;
   private static Demo demo;

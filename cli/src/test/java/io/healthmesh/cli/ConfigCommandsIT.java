@@ -7,16 +7,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** apply, validate, get and delete over a real broker and registry, in the order a user meets them. */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ConfigCommandsIT {
   private static final Path DEMO = Path.of("../examples/demo.yaml").toAbsolutePath();
   private static final List<String> CONFIG_TOPICS =

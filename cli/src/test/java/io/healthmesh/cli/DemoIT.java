@@ -9,11 +9,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The README's first command, in-process: a failover shows in DNS within seconds, and heals. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class DemoIT {
 
   @Test

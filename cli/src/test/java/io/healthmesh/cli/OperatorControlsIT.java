@@ -16,12 +16,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
@@ -35,6 +37,7 @@ import org.xbill.DNS.Type;
  * configuration applied with healthctl, results from the demo's prober or from {@code probe
  * publish}, the topology, the edges, and answers to a DNS client.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class OperatorControlsIT {
   private static final String CONFIG = """
       kind: BackendService

@@ -11,9 +11,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
@@ -29,6 +31,7 @@ import org.xbill.DNS.Type;
  * {@code audit explain --client}. The server policy's one upstream is a port nothing listens on,
  * so forwarded names get SERVFAIL once every attempt has timed out.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class PolicyCommandsIT {
   private static Demo demo;
   private static Path dir;

@@ -37,6 +37,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
@@ -49,6 +50,7 @@ import org.xbill.DNS.Type;
  * A real Prometheus (Debian package) scrapes the demo and a prober; every PromQL expression of the
  * dashboards and rules must return series, and the counters must count what was really sent.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class PrometheusIT {
   private static final Path GRAFANA = Path.of("../grafana").toAbsolutePath().normalize();
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
@@ -34,6 +35,7 @@ import org.xbill.DNS.Type;
  * from the packaged jar, against a broker they share. A real HTTP backend on loopback fails and a
  * failover record set switches to its backup.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class StandaloneProcessesIT {
   private static final Path JAR = Path.of("target/healthctl.jar").toAbsolutePath();
   private final List<Process> processes = new ArrayList<>();

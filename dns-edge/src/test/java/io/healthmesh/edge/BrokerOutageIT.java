@@ -18,7 +18,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
@@ -28,6 +30,7 @@ import org.xbill.DNS.SimpleResolver;
 import org.xbill.DNS.Type;
 
 /** While the broker is away the edge keeps answering, and its staleness says for how long. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class BrokerOutageIT {
   private static final String STALENESS = "healthmesh.edge.snapshot.staleness.seconds";
 

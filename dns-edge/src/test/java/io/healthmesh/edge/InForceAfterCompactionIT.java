@@ -34,6 +34,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
@@ -47,6 +48,7 @@ import org.xbill.DNS.Type;
  * "The previous valid version stays in force" outlives compaction: an edge started after the
  * valid version was compacted away serves it, as the running edge does, from config-in-force.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class InForceAfterCompactionIT {
   private static final String KEY = "internal/api.example.internal./A";
   private static final String LEDGER_KEY = Topics.RESOURCE_RECORD_SETS.name() + "|" + KEY;

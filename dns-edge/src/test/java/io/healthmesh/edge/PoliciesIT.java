@@ -40,12 +40,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
@@ -61,6 +63,7 @@ import org.xbill.DNS.Type;
  * Clients are told apart by loopback address: 127.0.0.1 is in the server policy's networks,
  * 127.0.0.3 is admitted by inbound forwarding, 127.0.0.2 is nobody's.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class PoliciesIT {
   private static final String UPSTREAM_ZONE = """
       $ORIGIN upstream.test.

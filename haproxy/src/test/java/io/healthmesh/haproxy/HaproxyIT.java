@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * decision in {@code consumer-failover} says, after a restart of HAProxy too, and a server an
  * operator set by hand is left alone.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class HaproxyIT {
   private static EmbeddedKafka kafka;
   private static SchemaRegistry registry;

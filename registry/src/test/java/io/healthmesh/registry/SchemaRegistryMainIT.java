@@ -15,9 +15,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.avro.Schema;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The registry as its own process, configured from a properties file plus overrides. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class SchemaRegistryMainIT {
   private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 

@@ -18,13 +18,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Clients that stop half way through a request hold neither the registry's REST API nor a
  * component's {@code /metrics} and {@code /health/*}: the others keep being answered, and the
  * slow ones are cut off after {@link HttpServers#MAX_REQUEST_TIME}.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class SlowClientsIT {
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 

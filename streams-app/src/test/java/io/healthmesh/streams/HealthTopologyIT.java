@@ -41,6 +41,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  * middle of a stream of probes and restarted from nothing but Kafka: every transition is there
  * exactly once, and the sequence equals what the same input gives in a TopologyTestDriver.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class HealthTopologyIT {
   private static final List<String> VMS = Harness.vms(1, 4);
   private static final int ROUNDS = 300;

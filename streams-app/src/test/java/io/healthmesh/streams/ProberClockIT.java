@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -34,12 +35,14 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * R-EP-4, R-EP-5 on the real broker: a prober whose clock runs 25 s fast beside an honest one,
  * and a heartbeat dated ten years ahead. The broker's append time, not a prober's, is the clock.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ProberClockIT {
 
   @Test

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * stores are in memory, so the restart reads every changelog whole; persistent stores would be
  * too under exactly-once on Kafka 4.4.0 (docs/architecture.md, "Stores in memory").
  */
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
 class RestartIT {
   private static final String APP = "restart-it";
   /** {@code -Drestart.endpoints=1000000} measures a restart at a fleet's size (docs/benchmarks.md). */

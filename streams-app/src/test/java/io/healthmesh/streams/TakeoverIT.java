@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * over, a new instance takes its share at the first rebalance (its copies are close enough), and every probe's
  * transition is published exactly once throughout.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class TakeoverIT {
   private static final String APP = "takeover-it";
   /**

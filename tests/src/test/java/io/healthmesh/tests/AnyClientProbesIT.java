@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.zip.CRC32;
 import org.apache.avro.Schema;
@@ -38,6 +39,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -46,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * key by CRC32, not murmur2, so every probe here lands on another partition than its service's
  * configuration; none may be lost: all are applied, none dead-lettered.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class AnyClientProbesIT {
   private static final int PARTITIONS = 4;
   private static final int PROBES = 10;

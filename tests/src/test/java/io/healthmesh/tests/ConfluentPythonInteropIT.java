@@ -20,18 +20,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Confluent's own Python client (librdkafka and its Avro serdes, Debian packages) reads what we
  * write and writes what we read, through our broker and our registry.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ConfluentPythonInteropIT {
   private static final String TOPIC = Topics.HEALTH_STATE.name();
   private static final ObjectMapper JSON = new ObjectMapper();

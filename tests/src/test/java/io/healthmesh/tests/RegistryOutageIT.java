@@ -45,6 +45,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
@@ -62,6 +63,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
@@ -77,6 +79,7 @@ import org.xbill.DNS.Type;
  * schema versions that the topology and the edge have never seen wait for the registry instead
  * of becoming dead letters; afterwards every state and every answer is right.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class RegistryOutageIT {
   private static final String ZONE = "internal";
 

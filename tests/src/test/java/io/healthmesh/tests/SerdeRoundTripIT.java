@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.healthmesh.schemas.Topic;
 import io.healthmesh.schemas.Topics;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -12,8 +13,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Every topic's key and value survive register, produce and consume through the real stack. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class SerdeRoundTripIT {
   private static Stack stack;
 

@@ -51,12 +51,14 @@ import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The xDS server against gRPC's own xDS client (proxyless, {@code xds:///NAME}), with decisions
  * written to {@code consumer-failover} as the topology writes them; backends on loopback answer
  * their region. The whole path from probes is in the tests module (XdsFailoverIT).
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class XdsServerIT {
   private static EmbeddedKafka kafka;
   private static SchemaRegistry registry;

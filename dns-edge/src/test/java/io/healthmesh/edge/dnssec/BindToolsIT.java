@@ -9,11 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.xbill.DNS.DNSSEC;
 import org.xbill.DNS.Name;
 
 /** Our key files in BIND's own tools, and BIND's in ours (Debian bind9-utils) (R-DNSSEC-3). */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class BindToolsIT {
   @TempDir
   Path dir;

@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.DNSSEC;
@@ -51,6 +52,7 @@ import org.xbill.DNS.dnssec.ValidatingResolver;
  * accepts counts: each answer must come back authenticated (AD), and a tampered or expired
  * signature must not.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class DnssecValidationIT {
   private static final String ZONE = Fixtures.ZONE;
 

@@ -6,11 +6,14 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.xbill.DNS.Section;
 import org.xbill.DNS.Type;
 
 /** The edge as it runs by default: UDP batched through the native library where it is built. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class EdgeServerIT extends EdgeServerContract {
 
   @Override

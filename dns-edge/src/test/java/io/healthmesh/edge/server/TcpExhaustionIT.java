@@ -14,8 +14,10 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.Name;
@@ -29,6 +31,7 @@ import org.xbill.DNS.Type;
  * within 100 ms, with the default limits and with a per-client share that lets the attacker fill
  * every slot (then the oldest idle or slowest connection makes room).
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class TcpExhaustionIT {
   private static final int VOLLEY = 300;
 
