@@ -23,6 +23,9 @@ import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -48,21 +51,45 @@ public final class EmbeddedKafka implements AutoCloseable {
   private final Path dataDir;
   private final boolean temporary;
   private final String bootstrapServers;
+  private final String securedBootstrapServers;
 
-  private EmbeddedKafka(KafkaRaftServer server, Path dataDir, boolean temporary, String bootstrapServers) {
+  private EmbeddedKafka(KafkaRaftServer server, Path dataDir, boolean temporary, String bootstrapServers,
+      String securedBootstrapServers) {
     this.server = server;
     this.dataDir = dataDir;
     this.temporary = temporary;
     this.bootstrapServers = bootstrapServers;
+    this.securedBootstrapServers = securedBootstrapServers;
   }
 
   public static Builder builder() {
     return new Builder();
   }
 
-  /** {@code host:port} of the PLAINTEXT listener. */
+  /**
+   * {@code host:port} of the PLAINTEXT listener. On a {@linkplain Builder#secured secured} broker
+   * its clients are super users: it is for setting the broker up, never for the components tested.
+   */
   public String bootstrapServers() {
     return bootstrapServers;
+  }
+
+  /** {@code host:port} of the SASL_SSL listener of a {@linkplain Builder#secured secured} broker. */
+  public String securedBootstrapServers() {
+    if (securedBootstrapServers == null) {
+      throw new IllegalStateException("this broker was not started secured()");
+    }
+    return securedBootstrapServers;
+  }
+
+  /** Creates (or changes the password of) a SCRAM-SHA-512 user of the SASL_SSL listener. */
+  public void createUser(String user, String password) throws InterruptedException {
+    try (Admin admin = admin()) {
+      admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(user,
+          new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), password))).all().get(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("cannot create user " + user + ": " + e.getMessage(), e);
+    }
   }
 
   public Path dataDir() {
@@ -113,6 +140,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     private boolean createTopics = true;
     private Duration startTimeout = Duration.ofSeconds(60);
     private final Properties extra = new Properties();
+    private TestCa tls;
 
     /** Where logs and metadata live; kept on close. Default: a temporary directory, deleted on close. */
     public Builder dataDir(Path dataDir) {
@@ -144,6 +172,16 @@ public final class EmbeddedKafka implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Adds a SASL_SSL listener (SCRAM-SHA-512, serving {@code tls}'s certificate) and turns on
+     * Kafka's standard authorizer: there, a principal does only what an ACL allows. The
+     * PLAINTEXT listener stays for setting the broker up (users, ACLs, topics) as a super user.
+     */
+    public Builder secured(TestCa tls) {
+      this.tls = tls;
+      return this;
+    }
+
     public Builder startTimeout(Duration startTimeout) {
       this.startTimeout = startTimeout;
       return this;
@@ -158,12 +196,17 @@ public final class EmbeddedKafka implements AutoCloseable {
       while (controllerPort == brokerPort) {
         controllerPort = freePort();
       }
+      int securedPort = tls == null ? 0 : freePort();
       Properties props = brokerProperties(logs, brokerPort, controllerPort);
+      if (tls != null) {
+        secure(props, brokerPort, securedPort, controllerPort);
+      }
       KafkaConfig config = new KafkaConfig(props, false);
       format(logs);
       KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
       server.startup();
-      EmbeddedKafka kafka = new EmbeddedKafka(server, dir, temporary, HOST + ":" + brokerPort);
+      EmbeddedKafka kafka = new EmbeddedKafka(server, dir, temporary, HOST + ":" + brokerPort,
+          tls == null ? null : HOST + ":" + securedPort);
       try {
         kafka.awaitReady(startTimeout);
         createTopicsIfAsked(kafka);
@@ -204,6 +247,24 @@ public final class EmbeddedKafka implements AutoCloseable {
       p.setProperty("auto.create.topics.enable", "false");
       p.putAll(extra);
       return p;
+    }
+
+    private void secure(Properties p, int brokerPort, int securedPort, int controllerPort) {
+      p.setProperty("listeners", "PLAINTEXT://" + HOST + ":" + brokerPort + ",SASL_SSL://" + HOST + ":" + securedPort
+          + ",CONTROLLER://" + HOST + ":" + controllerPort);
+      p.setProperty("advertised.listeners", "PLAINTEXT://" + HOST + ":" + brokerPort + ",SASL_SSL://" + HOST + ":"
+          + securedPort);
+      p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL,CONTROLLER:PLAINTEXT");
+      p.setProperty("sasl.enabled.mechanisms", "SCRAM-SHA-512");
+      p.setProperty("listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config",
+          "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+      p.setProperty("ssl.keystore.type", "PKCS12");
+      p.setProperty("ssl.keystore.location", tls.keystore().toString());
+      p.setProperty("ssl.keystore.password", tls.password());
+      p.setProperty("ssl.key.password", tls.password());
+      p.setProperty("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+      // The PLAINTEXT and controller listeners authenticate no one: their ANONYMOUS sets the broker up.
+      p.setProperty("super.users", "User:ANONYMOUS");
     }
 
     private static void format(Path logs) {
