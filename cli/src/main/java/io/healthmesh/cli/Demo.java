@@ -147,7 +147,7 @@ final class Demo implements AutoCloseable {
         demo.started.add(edge);
         demo.edges.add(edge);
         demo.serve("edge " + SampleConfig.REGIONS.get(i), MetricsServer.start("127.0.0.1", ports.metrics(1 + i),
-            edgeMeters, edge::ready));
+            edgeMeters, edge::notReady));
       }
       demo.serve("registry", registryMetrics);
       demo.startXds(client, ports);

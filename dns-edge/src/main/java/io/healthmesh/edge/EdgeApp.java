@@ -12,8 +12,10 @@ import io.healthmesh.edge.state.Snapshot;
 import io.healthmesh.edge.state.TopicFollower;
 import io.healthmesh.edge.status.EdgeStatusReporter;
 import io.healthmesh.events.HealthStatus;
+import io.healthmesh.schemas.KafkaAccess;
 import io.healthmesh.schemas.RetryingRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -122,6 +124,15 @@ public final class EdgeApp implements AutoCloseable {
         && (a.isLoopbackAddress() || a.isAnyLocalAddress() || a.getHostAddress().equals(listenHost));
   }
 
+  /**
+   * What an edge does in Kafka: reads its configuration and health whole, without a consumer
+   * group, and writes its status, decisions, query logs and the configuration it took.
+   */
+  public static KafkaAccess kafkaAccess() {
+    return new KafkaAccess("edge", TopicFollower.TOPICS, List.of(Topics.EDGE_STATUS.name(),
+        Topics.DNS_DECISIONS.name(), Topics.DNS_QUERY_LOG.name(), Topics.CONFIG_IN_FORCE.name()), List.of(), List.of());
+  }
+
   /** Serving everything the topics hold, and able to sign every signed zone (R-DNSSEC-3). */
   public boolean ready() {
     return notReady() == null;
@@ -130,7 +141,8 @@ public final class EdgeApp implements AutoCloseable {
   /** Why the edge is not ready, or null when it is. */
   public String notReady() {
     if (!follower.ready()) {
-      return "the topics have not been read whole yet";
+      String failure = follower.failure();
+      return "the topics have not been read whole yet" + (failure == null ? "" : ": " + failure);
     }
     List<String> problems = signing.problems(snapshot.get().zones());
     return problems.isEmpty() ? null : String.join("; ", problems);

@@ -27,6 +27,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
@@ -45,7 +47,8 @@ import org.slf4j.LoggerFactory;
 public final class TopicFollower implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TopicFollower.class);
   private static final Set<EntityKind> DNS_TARGETS = Set.of(EntityKind.FORWARDING_RULE, EntityKind.EXTERNAL_ENDPOINT);
-  private static final List<String> TOPICS = List.of(Topics.MANAGED_ZONES.name(), Topics.RESOURCE_RECORD_SETS.name(),
+  /** What an edge reads, whole, from the beginning (no consumer group). */
+  public static final List<String> TOPICS = List.of(Topics.MANAGED_ZONES.name(), Topics.RESOURCE_RECORD_SETS.name(),
       Topics.FORWARDING_RULES.name(), Topics.RESPONSE_POLICIES.name(), Topics.RESPONSE_POLICY_RULES.name(),
       Topics.SERVER_POLICIES.name(), Topics.HEALTH_STATE.name(), Topics.CONFIG_IN_FORCE.name());
 
@@ -68,6 +71,7 @@ public final class TopicFollower implements AutoCloseable {
   private volatile long lagRecords;
   private volatile long caughtUpMillis = System.currentTimeMillis();
   private volatile boolean running = true;
+  private volatile String failure;
   private volatile boolean ready;
   private final Freshness freshness = new Freshness();
   private volatile long skipped;
@@ -110,6 +114,11 @@ public final class TopicFollower implements AutoCloseable {
 
   public boolean ready() {
     return ready;
+  }
+
+  /** Why the last read of the topics failed (the broker away, an ACL missing); null after a good one. */
+  public String failure() {
+    return failure;
   }
 
   /** {@code topic-partition} -> end offset when the broker was last asked (about every second). */
@@ -182,6 +191,7 @@ public final class TopicFollower implements AutoCloseable {
         Duration poll = Duration.ofMillis(100);
         while (running) {
           ConsumerRecords<byte[], byte[]> records = c.poll(poll);
+          failure = null;
           poll = Duration.ofMillis(100);
           for (ConsumerRecord<byte[], byte[]> r : records) {
             if (apply(r) && whole) {
@@ -235,7 +245,14 @@ public final class TopicFollower implements AutoCloseable {
         }
       } catch (WakeupException e) {
         return;
+      } catch (AuthenticationException | AuthorizationException e) {
+        // Retried, as ACLs may be granted later, but loud: readiness and the log say what is refused.
+        failure = e.getMessage() + " (an edge reads " + TOPICS + " and writes its status, decisions, query logs"
+            + " and config-in-force: docs/secured-kafka.md)";
+        LOG.error("the broker refuses this edge, retrying: {}", failure);
+        sleep();
       } catch (RuntimeException e) {
+        failure = e.toString();
         LOG.warn("following the topics failed, answering from the last snapshot and retrying: {}", e.toString());
         sleep();
       }
