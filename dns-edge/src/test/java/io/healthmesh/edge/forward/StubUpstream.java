@@ -3,6 +3,7 @@ package io.healthmesh.edge.forward;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.BindException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -35,8 +36,24 @@ public final class StubUpstream implements AutoCloseable {
   public StubUpstream(String answer, Mode mode) throws IOException {
     this.answer = answer;
     this.mode = mode;
-    this.udp = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-    this.tcp = new ServerSocket(udp.getLocalPort(), 50, InetAddress.getLoopbackAddress());
+    // UDP and TCP share the ephemeral range: the port the kernel gave the UDP socket may be held by
+    // some TCP connection (a Kafka client's, in a busy build). Then try another.
+    DatagramSocket u;
+    ServerSocket t;
+    for (int attempt = 1; ; attempt++) {
+      u = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      try {
+        t = new ServerSocket(u.getLocalPort(), 50, InetAddress.getLoopbackAddress());
+        break;
+      } catch (BindException e) {
+        u.close();
+        if (attempt == 20) {
+          throw e;
+        }
+      }
+    }
+    this.udp = u;
+    this.tcp = t;
     daemon(this::serveUdp);
     daemon(this::serveTcp);
   }
