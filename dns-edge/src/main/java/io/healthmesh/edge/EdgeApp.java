@@ -142,7 +142,8 @@ public final class EdgeApp implements AutoCloseable {
   public String notReady() {
     if (!follower.ready()) {
       String failure = follower.failure();
-      return "the topics have not been read whole yet" + (failure == null ? "" : ": " + failure);
+      return "the topics have not been read whole yet" + (failure == null ? ""
+          : ": " + failure + " (an edge " + kafkaAccess().describe() + ")");
     }
     List<String> problems = signing.problems(snapshot.get().zones());
     return problems.isEmpty() ? null : String.join("; ", problems);

@@ -121,7 +121,7 @@ class SecuredEdgeIT {
     try (EdgeApp edge = edge("edge-b")) {
       String reason = await("the reason names the topic").atMost(Duration.ofSeconds(60)).until(edge::notReady,
           r -> r != null && r.contains(Topics.HEALTH_STATE.name()));
-      assertThat(reason).containsIgnoringCase("not authorized");
+      assertThat(reason).containsIgnoringCase("not authorized").contains(EdgeApp.kafkaAccess().describe());
       assertThat(edge.ready()).isFalse();
     }
   }

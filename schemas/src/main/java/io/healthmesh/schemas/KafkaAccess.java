@@ -32,6 +32,24 @@ public record KafkaAccess(String component, List<String> reads, List<String> wri
     transactionalIdPrefixes = List.copyOf(transactionalIdPrefixes);
   }
 
+  /** In words, for a message that says what a refused component needs: "reads [a, b]; writes [c]". */
+  public String describe() {
+    List<String> parts = new ArrayList<>();
+    if (!reads.isEmpty()) {
+      parts.add("reads " + reads);
+    }
+    if (!writes.isEmpty()) {
+      parts.add("writes " + writes);
+    }
+    if (!groups.isEmpty()) {
+      parts.add("joins groups " + groups);
+    }
+    if (!transactionalIdPrefixes.isEmpty()) {
+      parts.add("uses transactional ids starting " + transactionalIdPrefixes);
+    }
+    return parts.isEmpty() ? "uses nothing in Kafka" : String.join("; ", parts);
+  }
+
   /** The ACLs that let {@code principal} (e.g. {@code User:edge-1}) do this, from any host. */
   public List<AclBinding> bindings(String principal) {
     List<AclBinding> acls = new ArrayList<>();

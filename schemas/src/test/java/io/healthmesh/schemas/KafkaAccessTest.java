@@ -30,7 +30,15 @@ class KafkaAccessTest {
 
   @Test
   void grantsNothing_whenNothingIsUsed() {
-    assertThat(new KafkaAccess("idle", List.of(), List.of(), List.of(), List.of()).bindings("User:x")).isEmpty();
+    KafkaAccess idle = new KafkaAccess("idle", List.of(), List.of(), List.of(), List.of());
+    assertThat(idle.bindings("User:x")).isEmpty();
+    assertThat(idle.describe()).isEqualTo("uses nothing in Kafka");
+  }
+
+  @Test
+  void saysWhatItUses_inOneLine() {
+    assertThat(new KafkaAccess("apply", List.of("a"), List.of("b", "c"), List.of(), List.of("tx-")).describe())
+        .isEqualTo("reads [a]; writes [b, c]; uses transactional ids starting [tx-]");
   }
 
   private static String describe(AclBinding b) {

@@ -247,9 +247,9 @@ public final class TopicFollower implements AutoCloseable {
         return;
       } catch (AuthenticationException | AuthorizationException e) {
         // Retried, as ACLs may be granted later, but loud: readiness and the log say what is refused.
-        failure = e.getMessage() + " (an edge reads " + TOPICS + " and writes its status, decisions, query logs"
-            + " and config-in-force: docs/secured-kafka.md)";
-        LOG.error("the broker refuses this edge, retrying: {}", failure);
+        failure = e.getMessage();
+        LOG.error("the broker refuses this edge, retrying: {} (what an edge needs: /health/ready,"
+            + " docs/secured-kafka.md)", failure);
         sleep();
       } catch (RuntimeException e) {
         failure = e.toString();
