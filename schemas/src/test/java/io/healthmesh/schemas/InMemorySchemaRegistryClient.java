@@ -5,8 +5,9 @@ import java.util.Map;
 import org.apache.avro.Schema;
 
 /**
- * A registry held in memory: for topology tests ({@code TopologyTestDriver}) and offline replays,
- * where no registry runs. Ids are given in registration order, one per distinct schema.
+ * A registry held in memory, for tests where no registry runs (the topology's, with
+ * {@code TopologyTestDriver}). Ids are given in registration order, one per distinct schema. Other
+ * modules' tests get it from this module's test jar.
  */
 public final class InMemorySchemaRegistryClient implements SchemaRegistryClient {
   private final Map<Integer, Schema> byId = new HashMap<>();
