@@ -192,15 +192,9 @@ public final class EmbeddedKafka implements AutoCloseable {
       Path dir = temporary ? createTempDir() : dataDir;
       Path logs = dir.resolve("kafka-logs");
       int brokerPort = port == 0 ? freePort() : port;
-      int controllerPort = freePort();
-      while (controllerPort == brokerPort) {
-        controllerPort = freePort();
-      }
-      int securedPort = tls == null ? 0 : freePort();
-      Properties props = brokerProperties(logs, brokerPort, controllerPort);
-      if (tls != null) {
-        secure(props, brokerPort, securedPort, controllerPort);
-      }
+      int controllerPort = freePortOtherThan(brokerPort);
+      int securedPort = tls == null ? 0 : freePortOtherThan(brokerPort, controllerPort);
+      Properties props = brokerProperties(logs, brokerPort, securedPort, controllerPort);
       KafkaConfig config = new KafkaConfig(props, false);
       format(logs);
       KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
@@ -221,14 +215,21 @@ public final class EmbeddedKafka implements AutoCloseable {
       }
     }
 
-    private Properties brokerProperties(Path logs, int brokerPort, int controllerPort) {
+    /** @param securedPort the SASL_SSL listener's port, when {@link #secured} */
+    private Properties brokerProperties(Path logs, int brokerPort, int securedPort, int controllerPort) {
       Properties p = new Properties();
       p.setProperty("process.roles", "broker,controller");
       p.setProperty("node.id", "1");
       p.setProperty("controller.quorum.voters", "1@" + HOST + ":" + controllerPort);
-      p.setProperty("listeners", "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
-      p.setProperty("advertised.listeners", "PLAINTEXT://" + HOST + ":" + brokerPort);
-      p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+      String advertised = "PLAINTEXT://" + HOST + ":" + brokerPort
+          + (tls == null ? "" : ",SASL_SSL://" + HOST + ":" + securedPort);
+      p.setProperty("listeners", advertised + ",CONTROLLER://" + HOST + ":" + controllerPort);
+      p.setProperty("advertised.listeners", advertised);
+      p.setProperty("listener.security.protocol.map",
+          "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT" + (tls == null ? "" : ",SASL_SSL:SASL_SSL"));
+      if (tls != null) {
+        secure(p);
+      }
       p.setProperty("controller.listener.names", "CONTROLLER");
       p.setProperty("inter.broker.listener.name", "PLAINTEXT");
       p.setProperty("log.dirs", logs.toString());
@@ -249,12 +250,8 @@ public final class EmbeddedKafka implements AutoCloseable {
       return p;
     }
 
-    private void secure(Properties p, int brokerPort, int securedPort, int controllerPort) {
-      p.setProperty("listeners", "PLAINTEXT://" + HOST + ":" + brokerPort + ",SASL_SSL://" + HOST + ":" + securedPort
-          + ",CONTROLLER://" + HOST + ":" + controllerPort);
-      p.setProperty("advertised.listeners", "PLAINTEXT://" + HOST + ":" + brokerPort + ",SASL_SSL://" + HOST + ":"
-          + securedPort);
-      p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL,CONTROLLER:PLAINTEXT");
+    /** SCRAM over TLS on the SASL_SSL listener, and the standard authorizer. */
+    private void secure(Properties p) {
       p.setProperty("sasl.enabled.mechanisms", "SCRAM-SHA-512");
       p.setProperty("listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config",
           "org.apache.kafka.common.security.scram.ScramLoginModule required;");
@@ -312,6 +309,15 @@ public final class EmbeddedKafka implements AutoCloseable {
           }
         }
         Thread.sleep(100);
+      }
+    }
+  }
+
+  private static int freePortOtherThan(int... taken) {
+    while (true) {
+      int candidate = freePort();
+      if (java.util.Arrays.stream(taken).noneMatch(t -> t == candidate)) {
+        return candidate;
       }
     }
   }
