@@ -64,7 +64,7 @@ final class BatchUdpLoop implements UdpLoop {
         int n = NativeUdp.receive(fd, in, meta, NativeUdp.BATCH, SLOT);
         if (n <= 0) {
           if (n < 0 && running) {
-            metrics.failure("udp");
+            metrics.udpFailure();
             LOG.debug("udp receive failed: {}", NativeUdp.describe(-n));
             Thread.sleep(10); // a persistent error must not spin
           }
@@ -81,13 +81,13 @@ final class BatchUdpLoop implements UdpLoop {
           queries.latency(took);
         }
         for (int i = 0; i < refused; i++) {
-          metrics.failure("udp");
+          metrics.udpFailure();
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       } catch (RuntimeException e) {
-        metrics.failure("udp");
+        metrics.udpFailure();
         LOG.debug("udp batch failed", e);
       }
     }
@@ -115,7 +115,7 @@ final class BatchUdpLoop implements UdpLoop {
       out.put(i * SLOT, reply);
       meta.putInt(record, reply.length);
     } else if (reply != null) {
-      metrics.failure("udp"); // the responder keeps UDP answers within the EDNS payload, so never
+      metrics.udpFailure(); // the responder keeps UDP answers within the EDNS payload, so never
     }
   }
 
@@ -124,14 +124,14 @@ final class BatchUdpLoop implements UdpLoop {
     queries.count(packet, reply);
     queries.latency(System.nanoTime() - started);
     if (reply.length > SLOT) {
-      metrics.failure("udp");
+      metrics.udpFailure();
       return;
     }
     lateOut.put(0, reply);
     lateMeta.put(0, to);
     lateMeta.putInt(0, reply.length);
     if (NativeUdp.send(fd, lateOut, lateMeta, 1, SLOT) != 0) {
-      metrics.failure("udp");
+      metrics.udpFailure();
     }
   }
 

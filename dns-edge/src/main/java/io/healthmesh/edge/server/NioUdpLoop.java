@@ -88,7 +88,7 @@ final class NioUdpLoop implements UdpLoop {
       } catch (ClosedChannelException e) {
         return;
       } catch (IOException | RuntimeException e) {
-        metrics.failure("udp");
+        metrics.udpFailure();
         LOG.debug("udp packet failed", e);
       }
     }
@@ -100,7 +100,7 @@ final class NioUdpLoop implements UdpLoop {
     try {
       channel.send(ByteBuffer.wrap(reply), client);
     } catch (IOException | RuntimeException e) {
-      metrics.failure("udp");
+      metrics.udpFailure();
       LOG.debug("udp reply failed", e);
     }
   }

@@ -135,8 +135,11 @@ final class ServerMetrics {
     registry.counter("healthmesh.dns.tcp.closed", "reason", reason).increment();
   }
 
-  /** @param where "udp" or "tcp" */
-  void failure(String where) {
-    (where.equals("tcp") ? tcpFailures : udpFailures).increment();
+  void udpFailure() {
+    udpFailures.increment();
+  }
+
+  void tcpFailure() {
+    tcpFailures.increment();
   }
 }

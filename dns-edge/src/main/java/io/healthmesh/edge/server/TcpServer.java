@@ -68,7 +68,7 @@ final class TcpServer implements AutoCloseable {
         socket = server.accept();
       } catch (IOException e) {
         if (!server.isClosed()) {
-          metrics.failure("tcp");
+          metrics.tcpFailure();
         }
         continue;
       }
