@@ -58,7 +58,7 @@ public final class EdgeApp implements AutoCloseable {
         settings.udpBatch(), settings.tcp()), responder, meters);
     this.meters = meters;
     this.follower = new TopicFollower(settings.kafkaProperties(), registry, settings.snapshots(), meters,
-        this::swap).start();
+        kafkaAccess(), this::swap).start();
     this.status = settings.statusInterval().isZero() ? null : new EdgeStatusReporter(settings.name(), settings.region(),
         settings.kafkaProperties(), registry, follower, snapshot::get, signing, this::notReady, settings.statusInterval(), meters);
     meters.gauge("healthmesh.edge.ready", this, e -> e.ready() ? 1 : 0);
@@ -129,8 +129,8 @@ public final class EdgeApp implements AutoCloseable {
    * group, and writes its status, decisions, query logs and the configuration it took.
    */
   public static KafkaAccess kafkaAccess() {
-    return new KafkaAccess("edge", TopicFollower.TOPICS, List.of(Topics.EDGE_STATUS.name(),
-        Topics.DNS_DECISIONS.name(), Topics.DNS_QUERY_LOG.name(), Topics.CONFIG_IN_FORCE.name()), List.of(), List.of());
+    return KafkaAccess.of("edge").reading(TopicFollower.TOPICS).writing(List.of(Topics.EDGE_STATUS.name(),
+        Topics.DNS_DECISIONS.name(), Topics.DNS_QUERY_LOG.name(), Topics.CONFIG_IN_FORCE.name()));
   }
 
   /** Serving everything the topics hold, and able to sign every signed zone (R-DNSSEC-3). */
@@ -142,8 +142,7 @@ public final class EdgeApp implements AutoCloseable {
   public String notReady() {
     if (!follower.ready()) {
       String failure = follower.failure();
-      return "the topics have not been read whole yet" + (failure == null ? ""
-          : ": " + failure + " (an edge " + kafkaAccess().describe() + ")");
+      return "the topics have not been read whole yet" + (failure == null ? "" : ": " + failure);
     }
     List<String> problems = signing.problems(snapshot.get().zones());
     return problems.isEmpty() ? null : String.join("; ", problems);

@@ -3,8 +3,10 @@ package io.healthmesh.schemas;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.slf4j.Logger;
 
 /**
  * What every thread that follows topics with a consumer of its own (the edge, the xDS server, the
@@ -25,6 +27,22 @@ public final class FollowerThreads {
     // The broker answers a fetch as soon as data arrives; the wait only bounds idle round trips.
     props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 200);
     return props;
+  }
+
+  /**
+   * Logs why following the topics failed and returns it, for readiness to say. A broker's refusal
+   * is an ERROR naming the principal and what the component needs: it is retried, since the ACL
+   * may be granted a moment later, but never quietly. Anything else (a broker away) is a WARN.
+   */
+  public static String failed(RuntimeException e, KafkaAccess access, Map<String, ?> client, Logger log) {
+    Optional<RuntimeException> refusal = KafkaRefusal.of(e);
+    if (refusal.isPresent()) {
+      String why = KafkaRefusal.explain(refusal.get(), access, client);
+      log.error("{}; retrying (docs/secured-kafka.md)", why);
+      return why;
+    }
+    log.warn("following the topics failed; serving what was read before and retrying: {}", e.toString());
+    return e.toString();
   }
 
   /** Waits before a retry; false when interrupted, and then the thread should end. */

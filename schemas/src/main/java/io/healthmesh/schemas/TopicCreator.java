@@ -1,14 +1,21 @@
 package io.healthmesh.schemas;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.config.TopicConfig;
 
 /**
@@ -37,16 +44,52 @@ public final class TopicCreator {
   /** Creates the topics that are missing; returns the names it created. */
   public Set<String> createMissing(Admin admin, Collection<Topic<?, ?>> topics)
       throws InterruptedException {
+    return createMissing(admin, topics, topics.stream().map(Topic::name).collect(Collectors.toSet()));
+  }
+
+  /**
+   * Creates the topics that are missing, as far as the client may: on a secured cluster a client
+   * sees only the topics it may describe, and may create none of them (an administrator does,
+   * {@code healthctl topics create}), so a topic it may not create is left alone unless it is
+   * one of {@code needed}. Returns the names it created.
+   */
+  public Set<String> createMissing(Admin admin, Collection<Topic<?, ?>> topics, Set<String> needed)
+      throws InterruptedException {
     try {
       Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
       List<NewTopic> missing = topics.stream()
           .filter(t -> !existing.contains(t.name()))
           .map(this::newTopic)
           .toList();
-      if (!missing.isEmpty()) {
-        admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+      Set<String> created = new TreeSet<>();
+      Set<String> refused = new TreeSet<>();
+      List<String> problems = new ArrayList<>();
+      Throwable cause = null;
+      for (Map.Entry<String, KafkaFuture<Void>> result : admin.createTopics(missing).values().entrySet()) {
+        try {
+          result.getValue().get(30, TimeUnit.SECONDS);
+          created.add(result.getKey());
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof AuthorizationException) {
+            if (needed.contains(result.getKey())) {
+              refused.add(result.getKey());
+            }
+            continue; // an administrator's to create
+          }
+          if (!(e.getCause() instanceof TopicExistsException)) {
+            problems.add(result.getKey() + ": " + e.getCause().getMessage());
+            cause = cause == null ? e.getCause() : cause;
+          }
+        }
       }
-      return missing.stream().map(NewTopic::name).collect(java.util.stream.Collectors.toSet());
+      if (!refused.isEmpty()) {
+        // Invisible to this client and not its to create: missing, or it may not describe them.
+        throw new TopicAuthorizationException("Not authorized to describe or create topics: " + refused, refused);
+      }
+      if (!problems.isEmpty()) {
+        throw new IllegalStateException("cannot create topics: " + String.join("; ", problems), cause);
+      }
+      return created;
     } catch (TimeoutException e) {
       throw new IllegalStateException("cannot create topics: the brokers did not answer within 30 s", e);
     } catch (ExecutionException e) {

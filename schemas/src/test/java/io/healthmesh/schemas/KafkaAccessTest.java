@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 class KafkaAccessTest {
   @Test
   void grantsEachUseItsOperationsAndNothingElse_whenTurnedIntoAcls() {
-    KafkaAccess access = new KafkaAccess("apply", List.of("config.managed-zone"), List.of("config.resource-record-set"),
-        List.of("audit"), List.of("healthctl-apply-"));
+    KafkaAccess access = KafkaAccess.of("apply").reading(List.of("config.managed-zone"))
+        .writing(List.of("config.resource-record-set")).joining("audit").usingTransactionalIdsStartingWith("healthctl-apply-");
     List<String> acls = access.bindings("User:ops").stream().map(KafkaAccessTest::describe).toList();
     assertThat(acls).containsExactly(
         "TOPIC LITERAL config.managed-zone READ", "TOPIC LITERAL config.managed-zone DESCRIBE",
@@ -30,15 +30,39 @@ class KafkaAccessTest {
 
   @Test
   void grantsNothing_whenNothingIsUsed() {
-    KafkaAccess idle = new KafkaAccess("idle", List.of(), List.of(), List.of(), List.of());
+    KafkaAccess idle = KafkaAccess.of("idle");
     assertThat(idle.bindings("User:x")).isEmpty();
     assertThat(idle.describe()).isEqualTo("uses nothing in Kafka");
   }
 
   @Test
   void saysWhatItUses_inOneLine() {
-    assertThat(new KafkaAccess("apply", List.of("a"), List.of("b", "c"), List.of(), List.of("tx-")).describe())
+    assertThat(KafkaAccess.of("apply").reading(List.of("a")).writing(List.of("b", "c"))
+        .usingTransactionalIdsStartingWith("tx-").describe())
         .isEqualTo("reads [a]; writes [b, c]; uses transactional ids starting [tx-]");
+  }
+
+  @Test
+  void grantsWhatKafkaStreamsDoesWithItsOwnTopics_whenATopicPrefixIsOwned() {
+    KafkaAccess streams = KafkaAccess.of("topology").owningTopicsStartingWith("app-").creating("_schemas")
+        .onCluster(AclOperation.DESCRIBE_CONFIGS);
+    assertThat(streams.bindings("User:t").stream().map(KafkaAccessTest::describe).toList()).containsExactly(
+        "TOPIC LITERAL _schemas CREATE",
+        "TOPIC PREFIXED app- CREATE", "TOPIC PREFIXED app- READ", "TOPIC PREFIXED app- WRITE",
+        "TOPIC PREFIXED app- DESCRIBE", "TOPIC PREFIXED app- DESCRIBE_CONFIGS", "TOPIC PREFIXED app- DELETE",
+        "CLUSTER LITERAL kafka-cluster DESCRIBE_CONFIGS");
+    assertThat(streams.describe()).isEqualTo(
+        "creates [_schemas]; owns topics starting [app-]; on the cluster [DESCRIBE_CONFIGS]");
+  }
+
+  @Test
+  void namesATopicOnce_whenItIsAddedTwice() {
+    KafkaAccess access = KafkaAccess.of("x").reading(List.of("a", "b")).reading(List.of("a")).writing(List.of("a"));
+    assertThat(access.reads()).containsExactly("a", "b");
+    assertThat(access.topics()).containsExactly("a", "b");
+    assertThat(access.bindings("User:x").stream().map(KafkaAccessTest::describe).toList()).containsExactly(
+        "TOPIC LITERAL a READ", "TOPIC LITERAL a DESCRIBE", "TOPIC LITERAL b READ", "TOPIC LITERAL b DESCRIBE",
+        "TOPIC LITERAL a WRITE");
   }
 
   private static String describe(AclBinding b) {

@@ -7,6 +7,7 @@ import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.schemas.AvroDeserializer;
 import io.healthmesh.schemas.FollowerThreads;
+import io.healthmesh.schemas.KafkaAccess;
 import io.healthmesh.schemas.RegistryUnavailableException;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
@@ -27,8 +28,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.errors.AuthenticationException;
-import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
@@ -53,6 +52,7 @@ public final class TopicFollower implements AutoCloseable {
       Topics.SERVER_POLICIES.name(), Topics.HEALTH_STATE.name(), Topics.CONFIG_IN_FORCE.name());
 
   private final Map<String, Object> consumerProps;
+  private final KafkaAccess access;
   private EdgeState state = new EdgeState();
   private final Consumer<Snapshot> publish;
   private final AvroDeserializer<EntityKey> keys;
@@ -79,8 +79,10 @@ public final class TopicFollower implements AutoCloseable {
   /** Rejections by the states that earlier reads built, so that the count only grows. */
   private volatile long rejectedEarlier;
 
+  /** @param access what the edge needs in Kafka, for the message when the broker refuses it */
   public TopicFollower(Map<String, Object> kafkaProps, SchemaRegistryClient registry, SnapshotPacing pacing,
-      MeterRegistry meters, Consumer<Snapshot> publish) {
+      MeterRegistry meters, KafkaAccess access, Consumer<Snapshot> publish) {
+    this.access = access;
     // A snapshot waits for the drain of a burst anyway.
     this.consumerProps = FollowerThreads.consumerProperties(kafkaProps);
     this.publish = publish;
@@ -245,15 +247,8 @@ public final class TopicFollower implements AutoCloseable {
         }
       } catch (WakeupException e) {
         return;
-      } catch (AuthenticationException | AuthorizationException e) {
-        // Retried, as ACLs may be granted later, but loud: readiness and the log say what is refused.
-        failure = e.getMessage();
-        LOG.error("the broker refuses this edge, retrying: {} (what an edge needs: /health/ready,"
-            + " docs/secured-kafka.md)", failure);
-        sleep();
       } catch (RuntimeException e) {
-        failure = e.toString();
-        LOG.warn("following the topics failed, answering from the last snapshot and retrying: {}", e.toString());
+        failure = FollowerThreads.failed(e, access, consumerProps, LOG);
         sleep();
       }
     }
