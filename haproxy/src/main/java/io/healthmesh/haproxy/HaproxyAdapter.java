@@ -3,6 +3,7 @@ package io.healthmesh.haproxy;
 import io.healthmesh.events.ConsumerFailover;
 import io.healthmesh.schemas.AvroDeserializer;
 import io.healthmesh.schemas.FollowerThreads;
+import io.healthmesh.schemas.KafkaAccess;
 import io.healthmesh.schemas.RegistryUnavailableException;
 import io.healthmesh.schemas.RetryingRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
@@ -48,6 +49,7 @@ public final class HaproxyAdapter implements AutoCloseable {
   private volatile KafkaConsumer<byte[], byte[]> consumer;
   private volatile boolean running = true;
   private volatile boolean caughtUp;
+  private volatile String failure;
   private volatile boolean reachable;
   private volatile List<String> problems = List.of();
   private volatile int managed;
@@ -79,9 +81,26 @@ public final class HaproxyAdapter implements AutoCloseable {
     return adapter;
   }
 
+  /** What an adapter does in Kafka: reads the failover decisions whole, without a consumer group. */
+  public static KafkaAccess kafkaAccess() {
+    return KafkaAccess.of("haproxy").reading(List.of(Topics.CONSUMER_FAILOVER.name()));
+  }
+
   /** Ready: every decision in the topic was read and HAProxy answered the last pass. */
   public boolean ready() {
     return caughtUp && reachable;
+  }
+
+  /** Why the adapter is not ready (the broker's refusal, HAProxy away), or null when it is. */
+  public String notReady() {
+    if (ready()) {
+      return null;
+    }
+    if (!caughtUp) {
+      String why = failure;
+      return "the failover decisions have not been read whole yet" + (why == null ? "" : ": " + why);
+    }
+    return "HAProxy's runtime API at " + settings.runtimeApi() + " did not answer the last pass";
   }
 
   /** What is wrong now: backends' missing servers, commands HAProxy refused. */
@@ -105,6 +124,7 @@ public final class HaproxyAdapter implements AutoCloseable {
           for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
             changed |= take(r);
           }
+          failure = null;
           if (!caughtUp) {
             caughtUp = end.entrySet().stream().allMatch(e -> c.position(e.getKey()) >= e.getValue());
             if (!caughtUp) {
@@ -120,7 +140,7 @@ public final class HaproxyAdapter implements AutoCloseable {
       } catch (WakeupException e) {
         return;
       } catch (RuntimeException e) {
-        LOG.warn("following {} failed, retrying: {}", Topics.CONSUMER_FAILOVER.name(), e.toString());
+        failure = FollowerThreads.failed(e, kafkaAccess(), consumerProps, LOG);
         running &= FollowerThreads.pause(Duration.ofSeconds(1));
       }
     }

@@ -14,7 +14,7 @@ public final class HaproxyMain {
       PrometheusMeterRegistry meters = MetricsServer.newRegistry("haproxy", "haproxy", settings.runtimeApi());
       HaproxyAdapter adapter = HaproxyAdapter.start(settings,
           new RestSchemaRegistryClient(settings.schemaRegistryUrl()), meters);
-      MetricsServer metrics = settings.metrics().start(meters, adapter::ready);
+      MetricsServer metrics = settings.metrics().start(meters, adapter::notReady);
       return new Launcher.Started(() -> {
         adapter.close();
         metrics.close();

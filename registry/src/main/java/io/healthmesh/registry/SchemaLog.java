@@ -52,6 +52,7 @@ final class SchemaLog implements AutoCloseable {
   private final SchemaStore store;
   private final TopicPartition partition;
   private final Admin admin;
+  static final String TRANSACTIONAL_ID_PREFIX = "healthmesh-schema-registry-";
   private final Thread tail;
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final Object progress = new Object();
@@ -282,7 +283,7 @@ final class SchemaLog implements AutoCloseable {
   private void ensureProducer() {
     if (producer == null) {
       Map<String, Object> props = new HashMap<>(settings.kafkaClientProperties());
-      props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "healthmesh-schema-registry-" + settings.topic());
+      props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, TRANSACTIONAL_ID_PREFIX + settings.topic());
       props.put(ProducerConfig.ACKS_CONFIG, "all");
       props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
       props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) settings.timeout().toMillis());

@@ -1,7 +1,10 @@
 package io.healthmesh.registry;
 
+import io.healthmesh.schemas.KafkaAccess;
+import io.healthmesh.schemas.KafkaRefusal;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 
 /**
  * A running schema registry: the store rebuilt from Kafka, the HTTP API in front of it. Runs
@@ -18,8 +21,26 @@ public final class SchemaRegistry implements AutoCloseable {
     this.url = "http://" + host + ":" + http.port();
   }
 
+  /**
+   * What a registry does in Kafka: creates its schemas topic when missing, reads it whole and
+   * writes it in transactions under one id per topic, so that one instance at a time writes.
+   */
+  public static KafkaAccess kafkaAccess(String topic) {
+    return KafkaAccess.of("registry").creating(topic).reading(List.of(topic)).writing(List.of(topic))
+        .usingTransactionalIdsStartingWith(SchemaLog.TRANSACTIONAL_ID_PREFIX + topic);
+  }
+
   /** Reads the schemas topic to its end, then serves; returns once requests are answered. */
   public static SchemaRegistry start(RegistrySettings settings) {
+    try {
+      return startOrFail(settings);
+    } catch (RuntimeException e) {
+      throw KafkaRefusal.of(e).<RuntimeException>map(r -> new IllegalStateException(KafkaRefusal.explain(r,
+          kafkaAccess(settings.topic()), settings.kafkaClientProperties()), e)).orElse(e);
+    }
+  }
+
+  private static SchemaRegistry startOrFail(RegistrySettings settings) {
     SchemaStore store = new SchemaStore(CompatibilityLevel.parse(settings.defaultCompatibility()));
     SchemaLog log = new SchemaLog(settings, store);
     try {

@@ -1,5 +1,7 @@
 package io.healthmesh.streams;
 
+import io.healthmesh.schemas.KafkaAccess;
+import io.healthmesh.schemas.KafkaRefusal;
 import io.healthmesh.schemas.RegistryUnavailableException;
 import io.healthmesh.schemas.RetryingRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
@@ -13,8 +15,10 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -27,9 +31,23 @@ public final class HealthStreamsApp implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HealthStreamsApp.class);
   private static final Duration REGISTRY_PAUSE = Duration.ofSeconds(1);
   private final KafkaStreams streams;
+  private final AtomicReference<String> refused;
 
-  private HealthStreamsApp(KafkaStreams streams) {
+  private HealthStreamsApp(KafkaStreams streams, AtomicReference<String> refused) {
     this.streams = streams;
+    this.refused = refused;
+  }
+
+  /**
+   * What the topology does in Kafka: reads probes and the configuration it judges by; writes
+   * health, transitions, failovers and dead letters; owns its internal topics, its consumer group
+   * and its transactional ids, all named by its application id; and reads the brokers' group and
+   * transaction settings (DescribeConfigs on the cluster: without it, Kafka's defaults are assumed).
+   */
+  public static KafkaAccess kafkaAccess(String applicationId) {
+    return KafkaAccess.of("topology").reading(HealthTopology.INPUTS).writing(HealthTopology.OUTPUTS)
+        .owningTopicsStartingWith(applicationId + "-").joining(applicationId)
+        .usingTransactionalIdsStartingWith(applicationId + "-").onCluster(AclOperation.DESCRIBE_CONFIGS);
   }
 
   /** Starts the topology; returns once it is RUNNING. */
@@ -37,9 +55,14 @@ public final class HealthStreamsApp implements AutoCloseable {
       Duration timeout) {
     BrokerLimits broker;
     int partitions;
-    try (Admin admin = Admin.create(adminConfig(settings))) {
+    KafkaAccess access = kafkaAccess(settings.applicationId());
+    Map<String, Object> admins = adminConfig(settings);
+    try (Admin admin = Admin.create(admins)) {
       partitions = checkCoPartitioned(admin, settings);
       broker = BrokerLimits.read(admin);
+    } catch (RuntimeException e) {
+      throw KafkaRefusal.of(e).<RuntimeException>map(r -> new IllegalStateException(
+          KafkaRefusal.explain(r, access, admins), e)).orElse(e);
     }
     FailureDetection detection = settings.failureDetection(broker);
     detection.adjustments().forEach(a -> LOG.warn("{}", a));
@@ -58,12 +81,13 @@ public final class HealthStreamsApp implements AutoCloseable {
     SchemaRegistryClient retrying = new RetryingRegistryClient(registry, detection.registryWait()).bindTo(meters);
     KafkaStreams streams = new KafkaStreams(HealthTopology.build(settings, retrying, meters, partitions),
         settings.streamsProperties(broker));
-    streams.setUncaughtExceptionHandler(HealthStreamsApp::replaceThread);
+    AtomicReference<String> refused = new AtomicReference<>();
+    streams.setUncaughtExceptionHandler(e -> replaceThread(e, refused, access, admins));
     streams.setGlobalStateRestoreListener(new RestoreLog(meters));
     new KafkaStreamsMetrics(streams).bindTo(meters);
     EntityCounts.register(streams, meters);
     streams.start();
-    HealthStreamsApp app = new HealthStreamsApp(streams);
+    HealthStreamsApp app = new HealthStreamsApp(streams, refused);
     app.awaitRunning(timeout);
     return app;
   }
@@ -78,7 +102,15 @@ public final class HealthStreamsApp implements AutoCloseable {
    * processing failed is read again, and with exactly-once nothing it half wrote is seen. A
    * registry outage is waited out this way, a pause at a time.
    */
-  private static StreamThreadExceptionResponse replaceThread(Throwable e) {
+  private static StreamThreadExceptionResponse replaceThread(Throwable e, AtomicReference<String> refused,
+      KafkaAccess access, Map<String, Object> client) {
+    java.util.Optional<RuntimeException> refusal = KafkaRefusal.of(e);
+    if (refusal.isPresent()) {
+      // A missing ACL fails every replacement thread the same way: stop and say so, never loop.
+      refused.set(KafkaRefusal.explain(refusal.get(), access, client));
+      LOG.error("{}; stopping the topology", refused.get());
+      return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+    }
     RegistryUnavailableException registry = registryCause(e);
     if (registry == null) {
       LOG.error("stream thread failed; replacing it", e);
@@ -112,13 +144,24 @@ public final class HealthStreamsApp implements AutoCloseable {
     return streams.state() == KafkaStreams.State.RUNNING;
   }
 
+  /** Why the topology is not ready (the broker's refusal when there was one), or null when it is. */
+  public String notReady() {
+    if (ready()) {
+      return null;
+    }
+    String refusal = refused.get();
+    return refusal != null ? refusal : "Kafka Streams is " + streams.state();
+  }
+
   private void awaitRunning(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (streams.state() != KafkaStreams.State.RUNNING) {
       if (System.nanoTime() > deadline || !streams.state().isRunningOrRebalancing()
           && streams.state() != KafkaStreams.State.CREATED) {
         streams.close(Duration.ofSeconds(10));
-        throw new IllegalStateException("topology not running after " + timeout + ": " + streams.state());
+        String refusal = refused.get();
+        throw new IllegalStateException(refusal != null ? refusal
+            : "topology not running after " + timeout + ": " + streams.state());
       }
       try {
         Thread.sleep(50);

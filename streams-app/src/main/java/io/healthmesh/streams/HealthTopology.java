@@ -20,7 +20,9 @@ import io.healthmesh.streams.output.Out;
 import io.healthmesh.streams.output.PublishTime;
 import io.healthmesh.streams.store.KeyValueStores;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -39,6 +41,14 @@ import java.util.function.Function;
 /** Builds the health topology; the steps below are the order in which the data flows. */
 public final class HealthTopology {
   private static final Consumed<String, byte[]> RAW = Consumed.with(Serdes.String(), Serdes.ByteArray());
+
+  /** The topics the topology reads; {@code TopologyAccessTest} holds this to what {@link #build} consumes. */
+  static final List<String> INPUTS = Stream.of(Topics.PROBE_RESULTS, Topics.BACKEND_SERVICES,
+      Topics.RESOURCE_RECORD_SETS, Topics.FORWARDING_RULES, Topics.HEALTH_AGGREGATION_POLICIES, Topics.HEALTH_SOURCES,
+      Topics.COMPOSITE_HEALTH_CHECKS).map(Topic::name).toList();
+  /** The topics the topology writes; {@code TopologyAccessTest} holds this to what {@link #build} produces. */
+  static final List<String> OUTPUTS = Stream.of(Topics.HEALTH_STATE, Topics.HEALTH_TRANSITIONS,
+      Topics.PROBE_RESULTS_DLQ, Topics.CONFIG_DLQ, Topics.CONSUMER_FAILOVER).map(Topic::name).toList();
 
   private HealthTopology() {}
 

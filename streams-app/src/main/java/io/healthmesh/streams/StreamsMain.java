@@ -16,7 +16,8 @@ public final class StreamsMain {
       PrometheusMeterRegistry meters = MetricsServer.newRegistry("topology");
       AtomicReference<HealthStreamsApp> app = new AtomicReference<>();
       // served from the start, so that /health/ready says "not ready" while the topology starts
-      MetricsServer metrics = settings.metrics().start(meters, () -> app.get() != null && app.get().ready());
+      MetricsServer metrics = settings.metrics().start(meters,
+          () -> app.get() == null ? "the topology is starting" : app.get().notReady());
       app.set(HealthStreamsApp.start(settings, new RestSchemaRegistryClient(settings.schemaRegistryUrl()), meters,
           Duration.ofMinutes(2)));
       return new Launcher.Started(() -> {

@@ -7,6 +7,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.healthmesh.events.XdsStatus;
 import io.healthmesh.observability.StatusReports;
 import io.healthmesh.schemas.RetryingRegistryClient;
+import io.healthmesh.schemas.KafkaAccess;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -46,7 +47,7 @@ public final class XdsApp implements AutoCloseable {
         .permitKeepAliveTime(10, TimeUnit.SECONDS).permitKeepAliveWithoutCalls(true)
         .build().start();
     this.follower = new XdsFollower(settings.kafkaProperties(), registry, settings.snapshotMaxDelay(), publisher,
-        meters).start();
+        meters, kafkaAccess()).start();
     meters.gauge("healthmesh.xds.ready", follower, f -> f.ready() ? 1 : 0);
     meters.gauge("healthmesh.xds.consumers", follower, XdsFollower::consumers);
     meters.gauge("healthmesh.xds.negs.left.out", publisher, SnapshotPublisher::negsLeftOut);
@@ -75,9 +76,26 @@ public final class XdsApp implements AutoCloseable {
     return server.getPort();
   }
 
+  /**
+   * What an xDS server does in Kafka: reads the consumers' configuration and failovers whole,
+   * without a consumer group, and writes its status.
+   */
+  public static KafkaAccess kafkaAccess() {
+    return KafkaAccess.of("xds").reading(XdsFollower.TOPICS).writing(List.of(Topics.XDS_STATUS.name()));
+  }
+
   /** Serving what the topics say: the first snapshot from a whole read of them is served. */
   public boolean ready() {
     return follower.ready();
+  }
+
+  /** Why the server is not ready (the broker's refusal, when it refuses), or null when it is. */
+  public String notReady() {
+    if (ready()) {
+      return null;
+    }
+    String failure = follower.failure();
+    return "the topics have not been read whole yet" + (failure == null ? "" : ": " + failure);
   }
 
   /** What each connected client was last sent and acknowledged. */

@@ -2,6 +2,7 @@ package io.healthmesh.xds;
 
 import io.healthmesh.schemas.AvroDeserializer;
 import io.healthmesh.schemas.FollowerThreads;
+import io.healthmesh.schemas.KafkaAccess;
 import io.healthmesh.schemas.RegistryUnavailableException;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topic;
@@ -49,14 +50,21 @@ final class XdsFollower implements AutoCloseable {
   private volatile ConsumerCatalog catalog = new ConsumerCatalog();
   private volatile boolean running = true;
   private volatile boolean ready;
+  private volatile String failure;
+  private final KafkaAccess access;
   private volatile long skipped;
   private volatile long rejectedEarlier;
   private volatile long lagRecords;
   private volatile int consumers;
 
+  /** What the follower reads, whole, from the beginning (no consumer group). */
+  static final List<String> TOPICS = List.of(Topics.BACKEND_SERVICES.name(), Topics.FORWARDING_RULES.name(),
+      Topics.CONSUMER_FAILOVER.name());
+
   XdsFollower(Map<String, Object> kafkaProps, SchemaRegistryClient registry, Duration maxDelay,
-      SnapshotPublisher publisher, MeterRegistry meters) {
+      SnapshotPublisher publisher, MeterRegistry meters, KafkaAccess access) {
     this.consumerProps = FollowerThreads.consumerProperties(kafkaProps);
+    this.access = access;
     this.publisher = publisher;
     intake(Topics.BACKEND_SERVICES, registry, ConsumerCatalog::backendService);
     intake(Topics.FORWARDING_RULES, registry, ConsumerCatalog::forwardingRule);
@@ -79,6 +87,11 @@ final class XdsFollower implements AutoCloseable {
 
   boolean ready() {
     return ready;
+  }
+
+  /** Why the last read of the topics failed (the broker away, an ACL missing); null after a good one. */
+  String failure() {
+    return failure;
   }
 
   long skipped() {
@@ -129,6 +142,7 @@ final class XdsFollower implements AutoCloseable {
             unread += c.currentLag(tp).orElse(0);
           }
           lagRecords = unread;
+          failure = null;
           if (!whole) {
             if (!caughtUp(c, end)) {
               continue;
@@ -162,7 +176,7 @@ final class XdsFollower implements AutoCloseable {
       } catch (WakeupException e) {
         return;
       } catch (RuntimeException e) {
-        LOG.warn("following the topics failed, clients keep the last snapshot; retrying: {}", e.toString());
+        failure = FollowerThreads.failed(e, access, consumerProps, LOG);
         running &= FollowerThreads.pause(Duration.ofSeconds(1));
       }
     }

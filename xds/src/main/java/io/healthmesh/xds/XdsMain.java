@@ -13,7 +13,7 @@ public final class XdsMain {
     Launcher.run(args, "xds-server", XdsSettings::from, settings -> {
       PrometheusMeterRegistry meters = MetricsServer.newRegistry("xds", "xds", settings.name());
       XdsApp xds = XdsApp.start(settings, new RestSchemaRegistryClient(settings.schemaRegistryUrl()), meters);
-      MetricsServer metrics = settings.metrics().start(meters, xds::ready);
+      MetricsServer metrics = settings.metrics().start(meters, xds::notReady);
       return new Launcher.Started(() -> {
         xds.close();
         metrics.close();
