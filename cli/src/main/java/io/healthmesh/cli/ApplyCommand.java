@@ -128,7 +128,7 @@ abstract class ApplyCommand implements Callable<Integer> {
 
     @Override
     void prepare(ConfigTopics topics) throws InterruptedException {
-      topics.ensureTopics(partitions, replicationFactor);
+      topics.ensureTopics(partitions, replicationFactor, CliAccess.applier().topics());
     }
 
     @Override

@@ -1,7 +1,10 @@
 package io.healthmesh.cli;
 
+import io.healthmesh.schemas.KafkaAccess;
+import io.healthmesh.schemas.KafkaRefusal;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -14,7 +17,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "healthctl", mixinStandardHelpOptions = true, version = "healthctl 0.1.0",
     description = "Health-aware DNS routing on Kafka.", subcommands = {ApplyCommand.Apply.class, ApplyCommand.Validate.class, GetCommand.class, StatusCommand.class, DeleteCommand.class,
         ProbeCommand.class, AuditCommand.class, TopicsCommand.class, ServeCommand.Topology.class, ServeCommand.Edge.class, ServeCommand.Registry.class,
-        XdsCommand.class, ServeCommand.Haproxy.class, DnssecCommand.class,
+        XdsCommand.class, ServeCommand.Haproxy.class, DnssecCommand.class, AclsCommand.class,
         Healthctl.DemoCommand.class})
 public final class Healthctl implements Callable<Integer> {
 
@@ -25,10 +28,27 @@ public final class Healthctl implements Callable<Integer> {
   static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new Healthctl());
     cli.setExecutionExceptionHandler((e, line, parsed) -> {
-      line.getErr().println("healthctl: " + e.getMessage());
+      line.getErr().println("healthctl: " + KafkaRefusal.of(e).map(r -> refused(r, line)).orElse(e.getMessage()));
       return 1;
     });
     return cli;
+  }
+
+  /** A broker's refusal, told with the principal and what the command's user needs (CliAccess). */
+  private static String refused(RuntimeException refusal, CommandLine line) {
+    CommandLine top = line;
+    while (top.getParent() != null && top.getParent().getParent() != null) {
+      top = top.getParent();
+    }
+    KafkaAccess access = CliAccess.forCommand(top.getCommandName());
+    Map<String, Object> client = Map.of();
+    for (CommandLine.Model.CommandSpec mixin : line.getCommandSpec().mixins().values()) {
+      if (mixin.userObject() instanceof ClusterOptions options) {
+        client = options.client();
+      }
+    }
+    return access == null ? "Kafka refused " + KafkaRefusal.principal(client) + ": " + refusal.getMessage()
+        + " (this command needs an administrator's --client-config)" : KafkaRefusal.explain(refusal, access, client);
   }
 
   @Override

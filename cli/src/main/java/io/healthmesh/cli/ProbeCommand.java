@@ -8,6 +8,7 @@ import io.healthmesh.events.ProbeRecordType;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.net.IpAddress;
 import io.healthmesh.observability.MetricsServer;
+import io.healthmesh.schemas.KafkaRefusal;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.BufferedReader;
@@ -229,9 +230,15 @@ final class ProbeCommand extends CommandGroup {
         throw new CommandLine.ParameterException(new CommandLine(this), "--concurrency must be at least 1");
       }
       PrometheusMeterRegistry meters = MetricsServer.newRegistry("prober");
-      MetricsServer served = MetricsServer.start(metricsHost, metricsPort, meters, () -> true);
       Prober p = new Prober(new ConfigTopics(cluster.client(), cluster.registry()), producer(cluster),
-          prober != null ? prober : hostName(), concurrency, region, meters).start(refresh, heartbeat);
+          prober != null ? prober : hostName(), concurrency, region, meters)
+          .explainingRefusals(r -> KafkaRefusal.explain(r, CliAccess.prober(), cluster.client()))
+          .start(refresh, heartbeat);
+      if (p.refused() != null) {
+        p.close(); // fail fast: a prober that may not read its targets checks nothing
+        throw new IllegalStateException(p.refused());
+      }
+      MetricsServer served = MetricsServer.start(metricsHost, metricsPort, meters, p::notReady);
       System.out.println("prober running: " + p.targets() + " targets, results to " + cluster.bootstrapServers
           + "; metrics on " + served.url());
       CountDownLatch stopped = new CountDownLatch(1);

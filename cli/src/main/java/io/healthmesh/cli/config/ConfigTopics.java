@@ -7,6 +7,8 @@ import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.TopicCreator;
 import io.healthmesh.schemas.Topics;
 import java.util.Collection;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,10 +36,21 @@ public final class ConfigTopics {
     this.registry = registry;
   }
 
-  /** Creates the project's topics that are missing, as the topology would, so an apply can go first. */
+  /** Creates the project's topics that are missing, so an apply can go first. */
   public void ensureTopics(int partitions, short replicationFactor) throws InterruptedException {
     try (Admin admin = Admin.create(client)) {
       new TopicCreator(partitions, replicationFactor).createMissing(admin, Topics.all());
+    }
+  }
+
+  /**
+   * As {@link #ensureTopics(int, short)}, for a client that may create only some (on a secured
+   * cluster, none): the topics it may not create are left to an administrator, unless they are
+   * {@code needed} and missing.
+   */
+  public void ensureTopics(int partitions, short replicationFactor, Set<String> needed) throws InterruptedException {
+    try (Admin admin = Admin.create(client)) {
+      new TopicCreator(partitions, replicationFactor).createMissing(admin, Topics.all(), needed);
     }
   }
 
@@ -47,6 +60,11 @@ public final class ConfigTopics {
    * rewrites it even when the version before equals what is applied.
    */
   public Catalog read(List<String> warnings) {
+    return read(EnumSet.allOf(ResourceKind.class), warnings);
+  }
+
+  /** As {@link #read(List)}, of the given kinds only: a reader that needs two kinds reads two topics. */
+  public Catalog read(Set<ResourceKind> kinds, List<String> warnings) {
     Catalog catalog = new Catalog();
     // Only an unreadable record that is still its key's latest matters; one followed by a good
     // record is history.
@@ -56,7 +74,7 @@ public final class ConfigTopics {
     // The topology keeps the version before a record it rejected; so does the catalog.
     Map<String, String> rejectedByTopology = InForceVersions.topologyRejections(scan, registry, warnings);
     Map<Resource.Ref, String> rejected = new java.util.LinkedHashMap<>();
-    readAll(scan, registry, (kind, r, value) -> {
+    readAll(scan, registry, kinds, (kind, r, value) -> {
       Resource.Ref ref = new Resource.Ref(kind, r.key());
       String reason = rejectedByTopology.get(r.topic() + ":" + r.partition() + ":" + r.offset());
       if (reason != null) {
@@ -117,9 +135,14 @@ public final class ConfigTopics {
 
   /** As {@link #readAll(TopicScan, SchemaRegistryClient, Visitor, java.util.function.Consumer)}, naming what was left out. */
   public static void readAll(TopicScan scan, SchemaRegistryClient registry, Visitor each, Unreadable unreadable) {
+    readAll(scan, registry, EnumSet.allOf(ResourceKind.class), each, unreadable);
+  }
+
+  private static void readAll(TopicScan scan, SchemaRegistryClient registry, Set<ResourceKind> wanted, Visitor each,
+      Unreadable unreadable) {
     Map<String, ResourceKind> kinds = new HashMap<>();
     Map<String, Deserializer<SpecificRecord>> values = new HashMap<>();
-    for (ResourceKind kind : ResourceKind.values()) {
+    for (ResourceKind kind : wanted) {
       kinds.put(kind.topic().name(), kind);
       values.put(kind.topic().name(), kind.topic().valueSerde(registry).deserializer());
     }

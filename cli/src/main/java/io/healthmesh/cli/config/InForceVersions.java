@@ -1,6 +1,7 @@
 package io.healthmesh.cli.config;
 
 import io.healthmesh.cli.kafka.TopicScan;
+import io.healthmesh.schemas.KafkaRefusal;
 import io.healthmesh.events.ConfigInForce;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
@@ -27,6 +28,9 @@ final class InForceVersions {
       entries = scan.latest(Topics.CONFIG_IN_FORCE.name(), Topics.CONFIG_IN_FORCE.keySerde(registry).deserializer(),
           Topics.CONFIG_IN_FORCE.valueSerde(registry).deserializer(), warnings::add);
     } catch (RuntimeException e) {
+      if (KafkaRefusal.of(e).isPresent()) {
+        throw e; // a missing ACL is not a missing topic
+      }
       return; // a cluster set up before the topic existed: nothing was recorded
     }
     for (ConfigInForce entry : entries.values()) {
@@ -78,7 +82,7 @@ final class InForceVersions {
         warnings.add(skipped + " record(s) of " + Topics.CONFIG_DLQ.name() + " could not be read and are left out");
       }
     } catch (RuntimeException e) {
-      if (e instanceof io.healthmesh.schemas.AvroDeserializationException) {
+      if (e instanceof io.healthmesh.schemas.AvroDeserializationException || KafkaRefusal.of(e).isPresent()) {
         throw e;
       }
       // no dead-letter topic yet: nothing was rejected

@@ -2,6 +2,10 @@ package io.healthmesh.cli.probe;
 
 import io.healthmesh.cli.config.Catalog;
 import io.healthmesh.cli.config.ConfigTopics;
+import io.healthmesh.schemas.KafkaRefusal;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.function.Function;
 import io.healthmesh.cli.config.ResourceKind;
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.ResourceRecordSet;
@@ -31,6 +35,8 @@ import org.slf4j.LoggerFactory;
  * topology's event time moves on when nothing else is probed (R-EP-4).
  */
 public final class Prober implements AutoCloseable {
+  /** The kinds of resources the prober takes its targets from; it reads no other configuration. */
+  public static final Set<ResourceKind> KINDS = EnumSet.of(ResourceKind.BACKEND_SERVICE, ResourceKind.RESOURCE_RECORD_SET);
   private static final Logger LOG = LoggerFactory.getLogger(Prober.class);
   private final ConfigTopics config;
   private final Producer<String, ProbeResult> producer;
@@ -45,6 +51,10 @@ public final class Prober implements AutoCloseable {
   private final Counter unhealthy;
   private final Counter publishErrors;
   private final Timer latency;
+  private volatile Function<RuntimeException, String> explain = RuntimeException::getMessage;
+  private volatile boolean configured;
+  private volatile String refusedRead;
+  private volatile String refusedWrite;
 
   /** @param region only backend services of this region (and no external endpoints); null for all */
   public Prober(ConfigTopics config, Producer<String, ProbeResult> producer, String name, int concurrency,
@@ -62,6 +72,32 @@ public final class Prober implements AutoCloseable {
     meters.gauge("healthmesh_prober_targets", scheduled, Map::size);
   }
 
+  /**
+   * How a broker's refusal is told (who was refused, what the prober needs): it is logged as an
+   * ERROR and readiness says it, since a prober that cannot read its targets or publish its
+   * results checks for nothing.
+   */
+  public Prober explainingRefusals(Function<RuntimeException, String> explain) {
+    this.explain = explain;
+    return this;
+  }
+
+  /** Why the prober is not checking and publishing, or null when it is. */
+  public String notReady() {
+    if (refusedRead != null) {
+      return refusedRead;
+    }
+    if (refusedWrite != null) {
+      return refusedWrite;
+    }
+    return configured ? null : "the configuration has not been read yet";
+  }
+
+  /** The broker's refusal of the last configuration read, or null. */
+  public String refused() {
+    return refusedRead;
+  }
+
   /** Reads the configuration now, then again every {@code refresh}; heartbeats every {@code heartbeat}. */
   public Prober start(Duration refresh, Duration heartbeat) {
     refresh();
@@ -77,14 +113,19 @@ public final class Prober implements AutoCloseable {
   private void refresh() {
     try {
       List<String> warnings = new ArrayList<>();
-      Catalog catalog = config.read(warnings);
+      Catalog catalog = config.read(KINDS, warnings);
       warnings.forEach(w -> LOG.warn("config: {}", w));
       List<BackendService> services = catalog.<BackendService>values(ResourceKind.BACKEND_SERVICE).stream()
           .filter(s -> region == null || region.equals(s.getRegion())).toList();
       reschedule(Target.all(services, region == null
           ? catalog.<ResourceRecordSet>values(ResourceKind.RESOURCE_RECORD_SET) : List.of()));
+      configured = true;
+      refusedRead = null;
     } catch (RuntimeException e) {
-      LOG.warn("cannot read the configuration, checking what was configured before: {}", e.toString());
+      refusedRead = refusal(e);
+      if (refusedRead == null) {
+        LOG.warn("cannot read the configuration, checking what was configured before: {}", e.toString());
+      }
     }
   }
 
@@ -138,11 +179,29 @@ public final class Prober implements AutoCloseable {
 
   private void send(ProducerRecord<String, ProbeResult> record) {
     producer.send(record, (metadata, e) -> {
-      if (e != null) {
-        publishErrors.increment();
+      if (e == null) {
+        refusedWrite = null;
+        return;
+      }
+      publishErrors.increment();
+      String refused = refusal(e);
+      if (refused == null) {
         LOG.warn("probe result for {} not published: {}", record.key(), e.toString());
+      } else {
+        refusedWrite = refused;
       }
     });
+  }
+
+  /** The explained refusal, logged once while it lasts; null when {@code e} is not a refusal. */
+  private String refusal(Exception e) {
+    return KafkaRefusal.of(e).map(r -> {
+      String why = explain.apply(r);
+      if (!why.equals(refusedRead) && !why.equals(refusedWrite)) {
+        LOG.error("{}", why);
+      }
+      return why;
+    }).orElse(null);
   }
 
   @Override
