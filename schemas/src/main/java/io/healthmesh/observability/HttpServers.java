@@ -30,7 +30,21 @@ public final class HttpServers {
 
   /** An unstarted server with {@code threads} pool threads named {@code name}; port 0 picks a free one. */
   public static HttpServer create(String host, int port, int threads, String name) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 128);
+    return create(host, port, threads, name, null);
+  }
+
+  /** As {@link #create(String, int, int, String)}, serving HTTPS with {@code tls} when it is not null. */
+  public static HttpServer create(String host, int port, int threads, String name, javax.net.ssl.SSLContext tls)
+      throws IOException {
+    HttpServer server;
+    if (tls == null) {
+      server = HttpServer.create(new InetSocketAddress(host, port), 128);
+    } else {
+      com.sun.net.httpserver.HttpsServer https = com.sun.net.httpserver.HttpsServer.create(
+          new InetSocketAddress(host, port), 128);
+      https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(tls));
+      server = https;
+    }
     server.setExecutor(Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, name);
       t.setDaemon(true);

@@ -46,7 +46,7 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
   @Override
   public void configure(Map<String, ?> configs, boolean isKey) {
     if (registry == null) {
-      registry = new RestSchemaRegistryClient(RegistryConfig.url(configs));
+      registry = RestSchemaRegistryClient.of(RegistryConfig.url(configs), configs);
     }
   }
 

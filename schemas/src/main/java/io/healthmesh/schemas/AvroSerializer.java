@@ -46,7 +46,7 @@ public class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
     this.isKey = isKey;
     this.autoRegister = RegistryConfig.autoRegister(configs);
     if (registry == null) {
-      registry = new RestSchemaRegistryClient(RegistryConfig.url(configs));
+      registry = RestSchemaRegistryClient.of(RegistryConfig.url(configs), configs);
     }
   }
 

@@ -27,6 +27,7 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
   private final List<URI> baseUrls;
   private final HttpClient http;
   private final Duration timeout;
+  private final String authorization;
   private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
   private final Map<String, Map<Schema, Integer>> idsBySubject = new ConcurrentHashMap<>();
 
@@ -36,16 +37,42 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
   }
 
   public RestSchemaRegistryClient(String urls, Duration timeout) {
+    this(urls, timeout, RegistryClientSettings.NONE);
+  }
+
+  /**
+   * A client of a secured registry: Confluent's client keys ({@code basic.auth.*},
+   * {@code schema.registry.ssl.truststore.*}) read from a Kafka client's or a serde's settings.
+   */
+  public static RestSchemaRegistryClient of(String urls, Map<String, ?> settings) {
+    return new RestSchemaRegistryClient(urls, Duration.ofSeconds(10), RegistryClientSettings.from(urls, settings));
+  }
+
+  public RestSchemaRegistryClient(String urls, Duration timeout, RegistryClientSettings secured) {
     if (urls == null || urls.isBlank()) {
       throw new IllegalArgumentException("schema registry url is empty");
     }
     this.baseUrls = java.util.Arrays.stream(urls.split(","))
         .map(String::trim)
         .filter(u -> !u.isEmpty())
-        .map(u -> URI.create(u.endsWith("/") ? u : u + "/"))
+        .map(u -> withoutUserInfo(URI.create(u.endsWith("/") ? u : u + "/")))
         .toList();
     this.timeout = timeout;
-    this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    this.authorization = secured.authorization();
+    HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(timeout);
+    if (secured.tls() != null) {
+      http.sslContext(secured.tls());
+    }
+    this.http = http.build();
+  }
+
+  /** Credentials in a URL are sent as a header (basic.auth.credentials.source=URL), never in the request line. */
+  private static URI withoutUserInfo(URI uri) {
+    if (uri.getRawUserInfo() == null) {
+      return uri;
+    }
+    return URI.create(uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
+        + uri.getRawPath());
   }
 
   @Override
@@ -152,15 +179,17 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
     HttpRequest.BodyPublisher publisher = body == null
         ? HttpRequest.BodyPublishers.noBody()
         : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body));
-    HttpRequest request = HttpRequest.newBuilder(uri)
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri)
         .timeout(timeout)
         .header("Accept", CONTENT_TYPE)
         .header("Content-Type", CONTENT_TYPE)
-        .method(method, publisher)
-        .build();
+        .method(method, publisher);
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
     HttpResponse<String> response;
     try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted", e);

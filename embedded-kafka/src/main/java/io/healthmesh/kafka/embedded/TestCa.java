@@ -40,6 +40,11 @@ public record TestCa(Path keystore, Path truststore, String password) {
     return new TestCa(keystore, truststore, password);
   }
 
+  /** The CA's certificate in PEM, for clients that take a CA file (librdkafka, Python, curl). */
+  public Path caCertificate() {
+    return keystore.resolveSibling("ca.pem");
+  }
+
   private static void keytool(Path dir, Object... args) {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
         "-storetype", "PKCS12"));
