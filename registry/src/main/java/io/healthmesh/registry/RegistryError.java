@@ -59,6 +59,16 @@ final class RegistryError extends RuntimeException {
     return new RegistryError(405, 405, "HTTP 405 Method Not Allowed: " + method);
   }
 
+  static RegistryError unauthorized() {
+    return new RegistryError(401, 401, "Unauthorized: this registry needs HTTP basic authentication"
+        + " (basic.auth.credentials.source, basic.auth.user.info)");
+  }
+
+  static RegistryError forbidden(String user, String method, String path) {
+    return new RegistryError(403, 40301, "User " + user + " may read but not write: " + method + " " + path
+        + " needs the role write");
+  }
+
   static RegistryError storeError(String detail, Throwable cause) {
     RegistryError error = new RegistryError(500, 50001, "Error in the backend data store: " + detail);
     error.initCause(cause);

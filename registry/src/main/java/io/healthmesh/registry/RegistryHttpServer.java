@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,19 +27,27 @@ final class RegistryHttpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RegistryHttpServer.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+  private static final RegistryUsers.Caller ANYONE = new RegistryUsers.Caller("anyone", true);
 
   private final RegistryService service;
   /** Larger than any schema the store takes (see {@code SchemaLog.MAX_RECORD_BYTES}), so the store says why. */
   private static final int MAX_BODY = 8 << 20;
   private final HttpServer server;
   private final List<Route> routes = new ArrayList<>();
+  private final RegistryUsers users;
   final AtomicLong requests = new AtomicLong();
   final AtomicLong errors = new AtomicLong();
 
-  RegistryHttpServer(RegistryService service, String host, int port) throws IOException {
+  /**
+   * @param users who may read and write, or null when anyone may
+   * @param tls serves HTTPS with it, or HTTP when null
+   */
+  RegistryHttpServer(RegistryService service, String host, int port, RegistryUsers users, SSLContext tls)
+      throws IOException {
     this.service = service;
+    this.users = users;
     // Every client of every serde asks here at start-up; slow ones are cut off after 5 s.
-    this.server = HttpServers.create(host, port, 32, "schema-registry-http");
+    this.server = HttpServers.create(host, port, 32, "schema-registry-http", tls);
     server.createContext("/", this::handle);
     defineRoutes();
   }
@@ -62,7 +71,7 @@ final class RegistryHttpServer implements AutoCloseable {
     route("GET", "/subjects/([^/]+)/versions/([^/]+)", (p, q, b) -> describe(service.version(p.get(0), p.get(1))));
     route("GET", "/subjects/([^/]+)/versions/([^/]+)/schema",
         (p, q, b) -> JSON.readTree(service.version(p.get(0), p.get(1)).schema()));
-    route("POST", "/subjects/([^/]+)/versions", (p, q, b) -> Map.of("id", service.register(p.get(0), schemaOf(b))));
+    write("POST", "/subjects/([^/]+)/versions", (p, q, b) -> Map.of("id", service.register(p.get(0), schemaOf(b))));
     route("POST", "/subjects/([^/]+)", (p, q, b) -> describe(service.lookup(p.get(0), schemaOf(b))));
     route("POST", "/compatibility/subjects/([^/]+)/versions/([^/]+)", (p, q, b) -> {
       List<String> problems = service.compatibilityProblems(p.get(0), p.get(1), schemaOf(b));
@@ -74,11 +83,11 @@ final class RegistryHttpServer implements AutoCloseable {
       return reply;
     });
     route("GET", "/config", (p, q, b) -> Map.of("compatibilityLevel", service.globalLevel()));
-    route("PUT", "/config", (p, q, b) -> Map.of("compatibility", service.setLevel(null, levelOf(b))));
+    write("PUT", "/config", (p, q, b) -> Map.of("compatibility", service.setLevel(null, levelOf(b))));
     route("GET", "/config/([^/]+)", (p, q, b) -> Map.of("compatibilityLevel",
         service.subjectLevel(p.get(0), "true".equals(q.get("defaultToGlobal")))));
-    route("PUT", "/config/([^/]+)", (p, q, b) -> Map.of("compatibility", service.setLevel(p.get(0), levelOf(b))));
-    route("DELETE", "/config/([^/]+)", (p, q, b) -> Map.of("compatibilityLevel", service.deleteSubjectLevel(p.get(0))));
+    write("PUT", "/config/([^/]+)", (p, q, b) -> Map.of("compatibility", service.setLevel(p.get(0), levelOf(b))));
+    write("DELETE", "/config/([^/]+)", (p, q, b) -> Map.of("compatibilityLevel", service.deleteSubjectLevel(p.get(0))));
   }
 
   private void handle(HttpExchange exchange) throws IOException {
@@ -86,10 +95,14 @@ final class RegistryHttpServer implements AutoCloseable {
     String method = exchange.getRequestMethod();
     String path = exchange.getRequestURI().getRawPath();
     try {
-      Object reply = dispatch(method, path, query(exchange.getRequestURI().getRawQuery()), readBody(exchange));
+      RegistryUsers.Caller caller = caller(exchange);
+      Object reply = dispatch(method, path, query(exchange.getRequestURI().getRawQuery()), caller, exchange);
       send(exchange, 200, JSON.writeValueAsBytes(reply));
     } catch (RegistryError e) {
       errors.incrementAndGet();
+      if (e.httpStatus == 401) {
+        exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"healthmesh-schema-registry\"");
+      }
       send(exchange, e.httpStatus, error(e.errorCode, e.getMessage()));
     } catch (RuntimeException | IOException e) {
       errors.incrementAndGet();
@@ -98,14 +111,27 @@ final class RegistryHttpServer implements AutoCloseable {
     }
   }
 
-  private Object dispatch(String method, String path, Map<String, String> query, JsonNode body) throws IOException {
+  /** Who asks: anyone when the registry needs no authentication; otherwise the user the request proves. */
+  private RegistryUsers.Caller caller(HttpExchange exchange) {
+    if (users == null) {
+      return ANYONE;
+    }
+    return users.authenticate(exchange.getRequestHeaders().getFirst("Authorization"))
+        .orElseThrow(RegistryError::unauthorized);
+  }
+
+  private Object dispatch(String method, String path, Map<String, String> query, RegistryUsers.Caller caller,
+      HttpExchange exchange) throws IOException {
     boolean pathMatched = false;
     for (Route route : routes) {
       Matcher m = route.pattern.matcher(path);
       if (m.matches()) {
         pathMatched = true;
         if (route.method.equals(method)) {
-          return route.handler.handle(params(m), query, body);
+          if (route.write && !caller.mayWrite()) {
+            throw RegistryError.forbidden(caller.name(), method, path);
+          }
+          return route.handler.handle(params(m), query, readBody(exchange));
         }
       }
     }
@@ -121,7 +147,12 @@ final class RegistryHttpServer implements AutoCloseable {
   }
 
   private void route(String method, String regex, Handler handler) {
-    routes.add(new Route(method, Pattern.compile(regex), handler));
+    routes.add(new Route(method, Pattern.compile(regex), handler, false));
+  }
+
+  /** A route that changes the registry: only callers with the role write may take it. */
+  private void write(String method, String regex, Handler handler) {
+    routes.add(new Route(method, Pattern.compile(regex), handler, true));
   }
 
   private static int id(String text) {
@@ -215,5 +246,5 @@ final class RegistryHttpServer implements AutoCloseable {
     Object handle(List<String> path, Map<String, String> query, JsonNode body) throws IOException;
   }
 
-  private record Route(String method, Pattern pattern, Handler handler) {}
+  private record Route(String method, Pattern pattern, Handler handler, boolean write) {}
 }

@@ -1,5 +1,7 @@
 package io.healthmesh.registry;
 
+import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -7,6 +9,8 @@ import java.util.Map;
 import java.util.Properties;
 import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.settings.SettingsReader;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
@@ -22,10 +26,12 @@ import org.apache.kafka.clients.CommonClientConfigs;
  * @param timeout for reads and writes of the schemas topic
  * @param kafkaClientOverrides client properties from {@code kafkastore.*} keys (SASL, TLS, ...)
  * @param metrics where {@code /metrics} and {@code /health/*} are served
+ * @param users who may read and who may write, when {@code authentication.method} is BASIC; else null
+ * @param tls the REST API's certificate, when {@code ssl.keystore.location} is set (HTTPS); else null
  */
 public record RegistrySettings(String host, int port, String bootstrapServers, String topic,
     short replicationFactor, String defaultCompatibility, Duration timeout,
-    Map<String, String> kafkaClientOverrides, MetricsSettings metrics) {
+    Map<String, String> kafkaClientOverrides, MetricsSettings metrics, RegistryUsers users, SSLContext tls) {
 
   public static final String HOST = "host";
   public static final String PORT = "port";
@@ -34,6 +40,12 @@ public record RegistrySettings(String host, int port, String bootstrapServers, S
   public static final String REPLICATION_FACTOR = "kafkastore.topic.replication.factor";
   public static final String TIMEOUT_MS = "kafkastore.timeout.ms";
   public static final String COMPATIBILITY = "schema.compatibility.level";
+  public static final String AUTHENTICATION_METHOD = "authentication.method";
+  public static final String USERS_FILE = "authentication.users.file";
+  public static final String KEYSTORE_LOCATION = "ssl.keystore.location";
+  public static final String KEYSTORE_PASSWORD = "ssl.keystore.password";
+  public static final String KEYSTORE_TYPE = "ssl.keystore.type";
+  public static final String KEY_PASSWORD = "ssl.key.password";
   /** Other {@code kafkastore.*} keys go to the Kafka clients with this prefix removed. */
   public static final String CLIENT_PREFIX = "kafkastore.";
 
@@ -79,9 +91,45 @@ public record RegistrySettings(String host, int port, String bootstrapServers, S
       }
     }
     MetricsSettings metrics = MetricsSettings.from(read, 9404);
+    RegistryUsers users = null;
+    String method = read.string(AUTHENTICATION_METHOD, "NONE").toUpperCase(java.util.Locale.ROOT);
+    if (method.equals("BASIC")) {
+      String file = read.required(USERS_FILE, "a file of 'name: password, role' lines (roles read, write)");
+      if (!file.isEmpty()) {
+        List<String> problems = new java.util.ArrayList<>();
+        users = RegistryUsers.read(Path.of(file), problems);
+        problems.forEach(problem -> read.problem(USERS_FILE + ": " + problem));
+      }
+    } else if (!method.equals("NONE")) {
+      read.problem(AUTHENTICATION_METHOD + ": '" + method + "' is not one of NONE, BASIC");
+    }
+    SSLContext tls = null;
+    String keystore = read.string(KEYSTORE_LOCATION, "");
+    if (!keystore.isEmpty()) {
+      String password = read.string(KEYSTORE_PASSWORD, "");
+      try {
+        tls = serverTls(Path.of(keystore), read.string(KEYSTORE_TYPE, "PKCS12"), password,
+            read.string(KEY_PASSWORD, password));
+      } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+        read.problem(KEYSTORE_LOCATION + ": cannot read " + keystore + ": " + e.getMessage());
+      }
+    }
     read.check("schema registry");
     return new RegistrySettings(host, port, bootstrap, topic, (short) replication, level.toUpperCase(java.util.Locale.ROOT),
-        Duration.ofMillis(timeoutMs), overrides, metrics);
+        Duration.ofMillis(timeoutMs), overrides, metrics, users, tls);
+  }
+
+  private static SSLContext serverTls(Path keystore, String type, String password, String keyPassword)
+      throws java.io.IOException, java.security.GeneralSecurityException {
+    KeyStore store = KeyStore.getInstance(type);
+    try (java.io.InputStream in = java.nio.file.Files.newInputStream(keystore)) {
+      store.load(in, password.toCharArray());
+    }
+    KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    keys.init(store, keyPassword.toCharArray());
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(keys.getKeyManagers(), null, null);
+    return context;
   }
 
   /** Properties for every Kafka client of the registry. */

@@ -15,10 +15,10 @@ public final class SchemaRegistry implements AutoCloseable {
   private final RegistryHttpServer http;
   private final String url;
 
-  private SchemaRegistry(SchemaLog log, RegistryHttpServer http, String host) {
+  private SchemaRegistry(SchemaLog log, RegistryHttpServer http, String host, boolean https) {
     this.log = log;
     this.http = http;
-    this.url = "http://" + host + ":" + http.port();
+    this.url = (https ? "https://" : "http://") + host + ":" + http.port();
   }
 
   /**
@@ -45,9 +45,10 @@ public final class SchemaRegistry implements AutoCloseable {
     SchemaLog log = new SchemaLog(settings, store);
     try {
       log.start();
-      RegistryHttpServer http = new RegistryHttpServer(new RegistryService(store, log), settings.host(), settings.port());
+      RegistryHttpServer http = new RegistryHttpServer(new RegistryService(store, log), settings.host(), settings.port(),
+          settings.users(), settings.tls());
       http.start();
-      return new SchemaRegistry(log, http, settings.host());
+      return new SchemaRegistry(log, http, settings.host(), settings.tls() != null);
     } catch (IOException e) {
       log.close();
       throw new UncheckedIOException("cannot listen on " + settings.host() + ":" + settings.port(), e);

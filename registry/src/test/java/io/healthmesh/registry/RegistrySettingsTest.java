@@ -42,4 +42,36 @@ class RegistrySettingsTest {
     assertThat(settings.topic()).isEqualTo("_schemas");
     assertThat(settings.defaultCompatibility()).isEqualTo("BACKWARD");
   }
+
+  @Test
+  void rejectsTheSecuritySettingsWhole_namingEveryProblem_R_SEC_4(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path users = java.nio.file.Files.writeString(dir.resolve("users"), """
+        alice: secret, write
+        bob: secret, admin
+        no colon here
+        alice: again, read
+        """);
+    Properties p = new Properties();
+    p.setProperty(RegistrySettings.BOOTSTRAP_SERVERS, "127.0.0.1:9092");
+    p.setProperty(RegistrySettings.AUTHENTICATION_METHOD, "BASIC");
+    p.setProperty(RegistrySettings.USERS_FILE, users.toString());
+    p.setProperty(RegistrySettings.KEYSTORE_LOCATION, dir.resolve("missing.p12").toString());
+
+    assertThatThrownBy(() -> RegistrySettings.from(p)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("line 2: user 'bob' needs the role read or write, has [admin]")
+        .hasMessageContaining("line 3: expected 'name: password, role'")
+        .hasMessageContaining("line 4: user 'alice' is defined twice")
+        .hasMessageContaining("ssl.keystore.location: cannot read");
+  }
+
+  @Test
+  void needsAUsersFile_whenAuthenticationIsBasic() {
+    Properties p = new Properties();
+    p.setProperty(RegistrySettings.BOOTSTRAP_SERVERS, "127.0.0.1:9092");
+    p.setProperty(RegistrySettings.AUTHENTICATION_METHOD, "BASIC");
+    assertThatThrownBy(() -> RegistrySettings.from(p)).hasMessageContaining("authentication.users.file: required");
+    p.setProperty(RegistrySettings.AUTHENTICATION_METHOD, "KERBEROS");
+    assertThatThrownBy(() -> RegistrySettings.from(p)).hasMessageContaining("'KERBEROS' is not one of NONE, BASIC");
+  }
 }
