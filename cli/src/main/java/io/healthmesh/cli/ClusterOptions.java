@@ -29,7 +29,8 @@ public final class ClusterOptions {
   String schemaRegistryUrl;
 
   @Option(names = "--client-config", paramLabel = "FILE",
-      description = "Kafka client properties (security.protocol, sasl.*, ssl.* ...) passed to every client.")
+      description = "Kafka client properties (security.protocol, sasl.*, ssl.* ...) passed to every client, and the"
+          + " schema registry's client keys (basic.auth.user.info, schema.registry.ssl.truststore.*).")
   Path clientConfig;
 
   /** Client properties: the file's, then the bootstrap servers. */
@@ -56,7 +57,7 @@ public final class ClusterOptions {
 
   public SchemaRegistryClient registry() {
     // A short outage is waited out; a longer one fails the command (exit 1), never skips records.
-    return new RetryingRegistryClient(new RestSchemaRegistryClient(schemaRegistryUrl), REGISTRY_WAIT);
+    return new RetryingRegistryClient(RestSchemaRegistryClient.of(schemaRegistryUrl, clientFile()), REGISTRY_WAIT);
   }
 
   /** For tests and embedding: options pointing at the given cluster. */

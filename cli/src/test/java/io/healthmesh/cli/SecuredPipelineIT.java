@@ -43,16 +43,22 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * healthmesh on a secured Kafka, as operators run it: a SASL_SSL listener (SCRAM-SHA-512, TLS
  * from a CA made here), Kafka's standard authorizer, one principal per component and exactly the
- * ACLs {@code healthctl acls} prints, granted by running its {@code kafka-acls} commands with
- * Kafka's own tool. Registry, topology, edge and prober run from the jar in their own JVMs; apply,
- * status and audit run as their users. Then one permission is taken away per component: that
- * component fails naming it, and the rest keeps working.
+ * ACLs {@code healthctl acls} prints (R-SEC-1), granted by running its {@code kafka-acls} commands
+ * with Kafka's own tool; the schema registry over HTTPS with basic authentication (R-SEC-4).
+ * Registry, topology, edge and prober run from the jar in their own JVMs; apply, status and audit
+ * run as their users. Then one permission is taken away per component: that component fails
+ * naming it (R-SEC-2, R-SEC-3), and the rest keeps working.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SecuredPipelineIT {
   private static final List<String> PRINCIPALS = List.of("healthmesh-streams", "edge-1", "healthmesh-registry",
       "healthmesh-prober", "healthctl-read", "healthctl-apply", "healthctl-audit");
+  /** The principals of the tests that take one permission away; they are users of the registry too. */
+  private static final List<String> LESSER = List.of("topology-without-group", "reader-without-health",
+      "prober-without-write");
+  /** Registry users that only read schemas; the others also register them. */
+  private static final List<String> READERS = List.of("healthctl-read", "healthctl-audit", "reader-without-health");
   @TempDir
   static Path dir;
   private static final AtomicInteger status = new AtomicInteger(200);
@@ -81,9 +87,15 @@ class SecuredPipelineIT {
     }
     grantWhatHealthctlAclsPrints();
 
-    registryUrl = processes.start(java.util.regex.Pattern.compile("listening on (http://\\S+)"), "registry",
+    // The registry itself is secured too: HTTPS with the test CA's certificate, basic authentication.
+    StringBuilder users = new StringBuilder();
+    java.util.stream.Stream.concat(PRINCIPALS.stream(), LESSER.stream()).forEach(u -> users.append(u).append(": ")
+        .append(u).append("-secret, ").append(READERS.contains(u) ? "read" : "write").append('\n'));
+    Path usersFile = Files.writeString(dir.resolve("registry-users"), users);
+    registryUrl = processes.start(java.util.regex.Pattern.compile("listening on (https://\\S+)"), "registry",
         "--bootstrap-servers", secured, "--client-config", clientConfig("healthmesh-registry"), "port=0",
-        "metrics.port=0").group(1);
+        "metrics.port=0", "authentication.method=BASIC", "authentication.users.file=" + usersFile,
+        "ssl.keystore.location=" + tls.keystore(), "ssl.keystore.password=" + tls.password()).group(1);
     Path config = dir.resolve("config.yaml");
     Files.writeString(config, StandaloneProcessesIT.CONFIG.formatted(backend.getAddress().getPort()));
     Cli.Run apply = healthctl("healthctl-apply", "apply", "-f", config.toString());
@@ -250,6 +262,11 @@ class SecuredPipelineIT {
     if (!Files.exists(file)) {
       Properties p = new Properties();
       tls.clientSettings(user, user + "-secret").forEach((k, v) -> p.setProperty(k, v.toString()));
+      // The same user and CA for the schema registry, with Confluent's client keys.
+      p.setProperty("basic.auth.credentials.source", "USER_INFO");
+      p.setProperty("basic.auth.user.info", user + ":" + user + "-secret");
+      p.setProperty("schema.registry.ssl.truststore.location", tls.truststore().toString());
+      p.setProperty("schema.registry.ssl.truststore.password", tls.password());
       try (var out = Files.newOutputStream(file)) {
         p.store(out, user);
       }

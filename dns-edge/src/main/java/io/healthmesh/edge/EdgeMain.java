@@ -12,7 +12,7 @@ public final class EdgeMain {
   public static void main(String[] args) throws Exception {
     Launcher.run(args, "dns-edge", EdgeSettings::from, settings -> {
       PrometheusMeterRegistry meters = registry(settings);
-      EdgeApp edge = EdgeApp.start(settings, new RestSchemaRegistryClient(settings.schemaRegistryUrl()), meters);
+      EdgeApp edge = EdgeApp.start(settings, RestSchemaRegistryClient.of(settings.schemaRegistryUrl(), settings.kafkaProperties()), meters);
       MetricsServer metrics = settings.metrics().start(meters, edge::notReady);
       return new Launcher.Started(() -> {
         edge.close();

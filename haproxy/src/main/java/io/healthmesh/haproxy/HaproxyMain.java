@@ -13,7 +13,7 @@ public final class HaproxyMain {
     Launcher.run(args, "haproxy-adapter", HaproxySettings::from, settings -> {
       PrometheusMeterRegistry meters = MetricsServer.newRegistry("haproxy", "haproxy", settings.runtimeApi());
       HaproxyAdapter adapter = HaproxyAdapter.start(settings,
-          new RestSchemaRegistryClient(settings.schemaRegistryUrl()), meters);
+          RestSchemaRegistryClient.of(settings.schemaRegistryUrl(), settings.kafkaProperties()), meters);
       MetricsServer metrics = settings.metrics().start(meters, adapter::notReady);
       return new Launcher.Started(() -> {
         adapter.close();

@@ -18,7 +18,7 @@ public final class StreamsMain {
       // served from the start, so that /health/ready says "not ready" while the topology starts
       MetricsServer metrics = settings.metrics().start(meters,
           () -> app.get() == null ? "the topology is starting" : app.get().notReady());
-      app.set(HealthStreamsApp.start(settings, new RestSchemaRegistryClient(settings.schemaRegistryUrl()), meters,
+      app.set(HealthStreamsApp.start(settings, RestSchemaRegistryClient.of(settings.schemaRegistryUrl(), settings.streamsOverrides()), meters,
           Duration.ofMinutes(2)));
       return new Launcher.Started(() -> {
         app.get().close();

@@ -12,7 +12,7 @@ public final class XdsMain {
   public static void main(String[] args) throws Exception {
     Launcher.run(args, "xds-server", XdsSettings::from, settings -> {
       PrometheusMeterRegistry meters = MetricsServer.newRegistry("xds", "xds", settings.name());
-      XdsApp xds = XdsApp.start(settings, new RestSchemaRegistryClient(settings.schemaRegistryUrl()), meters);
+      XdsApp xds = XdsApp.start(settings, RestSchemaRegistryClient.of(settings.schemaRegistryUrl(), settings.kafkaProperties()), meters);
       MetricsServer metrics = settings.metrics().start(meters, xds::notReady);
       return new Launcher.Started(() -> {
         xds.close();
