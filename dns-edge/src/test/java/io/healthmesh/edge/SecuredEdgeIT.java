@@ -56,7 +56,7 @@ import org.xbill.DNS.Type;
 /**
  * An edge on a secured broker (SASL_SSL with SCRAM-SHA-512, TLS from a CA made here, Kafka's
  * standard authorizer) with exactly the ACLs its {@link EdgeApp#kafkaAccess()} states: it serves;
- * with one of them missing it stays not ready and says which topic it may not read.
+ * with one of them missing it stays not ready and says which topic it may not read (R-SEC-2).
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class SecuredEdgeIT {

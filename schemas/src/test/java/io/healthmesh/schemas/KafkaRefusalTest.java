@@ -13,6 +13,7 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.junit.jupiter.api.Test;
 
+/** How a refusal is told (R-SEC-2). */
 class KafkaRefusalTest {
   private static final KafkaAccess PROBER = KafkaAccess.of("prober").writing(List.of("probe-results"));
   private static final Map<String, Object> SCRAM = Map.of("security.protocol", "SASL_SSL",

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The topology's stated Kafka access ({@link HealthStreamsApp#kafkaAccess}) is what it builds:
- * a topic added to or removed from the topology without its ACLs fails here, not in production.
+ * a topic added to or removed from the topology without its ACLs fails here, not in production
+ * (R-SEC-1).
  */
 class TopologyAccessTest {
   private static final Set<String> PROJECT_TOPICS = Topics.all().stream().map(Topic::name).collect(Collectors.toSet());
