@@ -211,8 +211,7 @@ class SecuredPipelineIT {
   @Order(4)
   void failsStatus_namingTheTopic_whenHealthStateMayNotBeRead() throws Exception {
     String user = "reader-without-health";
-    grant(user, CliAccess.reader().bindings("User:" + user), b -> b.pattern().resourceType() == ResourceType.TOPIC
-        && b.pattern().name().equals(Topics.HEALTH_STATE.name()) && b.entry().operation() == AclOperation.READ);
+    grant(user, CliAccess.reader().bindings("User:" + user), on(Topics.HEALTH_STATE.name(), AclOperation.READ));
     Cli.Run status = healthctl(user, "status");
     assertThat(status.exit()).isEqualTo(1);
     assertThat(status.err()).contains("Kafka refused User:" + user + " (healthctl-read)")
@@ -226,8 +225,7 @@ class SecuredPipelineIT {
   @Order(5)
   void reportsTheProberNotReady_namingTheTopic_whenItMayNotWriteProbes() throws Exception {
     String user = "prober-without-write";
-    grant(user, CliAccess.prober().bindings("User:" + user), b -> b.pattern().resourceType() == ResourceType.TOPIC
-        && b.pattern().name().equals(Topics.PROBE_RESULTS.name()) && b.entry().operation() == AclOperation.WRITE);
+    grant(user, CliAccess.prober().bindings("User:" + user), on(Topics.PROBE_RESULTS.name(), AclOperation.WRITE));
     String metrics = processes.start(java.util.regex.Pattern.compile("metrics on (http://\\S+)/metrics"), "probe", "run",
         "--bootstrap-servers", secured, "--schema-registry-url", registryUrl, "--client-config", clientConfig(user),
         "--refresh", "PT1S", "--prober", user, "--metrics-port", "0").group(1);
@@ -237,6 +235,12 @@ class SecuredPipelineIT {
             URI.create(metrics + "/health/ready")).build(), HttpResponse.BodyHandlers.ofString()),
             r -> r.statusCode() == 503 && r.body().contains("Kafka refused"));
     assertThat(ready.body()).contains("User:" + user).contains("[" + Topics.PROBE_RESULTS.name() + "]");
+  }
+
+  /** The ACL that allows {@code operation} on {@code topic}. */
+  private static Predicate<AclBinding> on(String topic, AclOperation operation) {
+    return b -> b.pattern().resourceType() == ResourceType.TOPIC && b.pattern().name().equals(topic)
+        && b.entry().operation() == operation;
   }
 
   /** Creates {@code user} with the given ACLs but those {@code left} matches. */

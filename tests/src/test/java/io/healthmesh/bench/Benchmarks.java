@@ -66,6 +66,14 @@ public final class Benchmarks {
     if (which.equals("all") || which.equals("pipeline")) {
       PipelineBenchmark.main(new String[0]);
     }
+    if (which.equals("secured")) {
+      // The topology and a fresh edge over SASL_SSL (SCRAM-SHA-512, TLS, the standard authorizer)
+      // beside plaintext, in one run (docs/benchmarks.md, "On a secured cluster").
+      System.setProperty("bench.secured", "true");
+      System.setProperty("bench.probes", System.getProperty("bench.probes", "1000000"));
+      TopologyBenchmark.main(new String[0]);
+      EdgeCatchUpBenchmark.main(new String[0]);
+    }
     if (which.equals("all") || which.equals("audit")) {
       AuditBenchmark.main(new String[0]);
     }

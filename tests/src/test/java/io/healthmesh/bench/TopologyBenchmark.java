@@ -7,6 +7,7 @@ import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.config.LoadBalancingScheme;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.kafka.embedded.EmbeddedKafka;
+import io.healthmesh.kafka.embedded.TestCa;
 import io.healthmesh.registry.RegistrySettings;
 import io.healthmesh.registry.SchemaRegistry;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
@@ -68,7 +69,9 @@ public final class TopologyBenchmark {
 
   public static void main(String[] args) throws Exception {
     Path dir = Files.createTempDirectory("healthmesh-bench");
-    try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(PARTITIONS).dataDir(dir.resolve("kafka")).start();
+    TestCa tls = SecuredClients.SECURED ? TestCa.make(dir) : null;
+    EmbeddedKafka.Builder broker = EmbeddedKafka.builder().partitions(PARTITIONS).dataDir(dir.resolve("kafka"));
+    try (EmbeddedKafka kafka = (tls == null ? broker : broker.secured(tls)).start();
         SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()))) {
       SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
       System.out.printf("topology benchmark: %,d probe results, %,d endpoints in %,d backend services, %d partitions%n",
@@ -89,10 +92,27 @@ public final class TopologyBenchmark {
       System.out.println("warm-up:");
       run("  anchor", kafka, "bench-anchor-warmup", () -> anchor(kafka, dir, "bench-anchor-warmup"));
       run("  topology", kafka, "bench-topology-warmup", () -> topology(kafka, registry, dir, "bench-topology-warmup", 1));
+      if (tls != null) {
+        run("  topology over SASL_SSL", kafka, "bench-topology-sasl-warmup",
+            () -> securedTopology(kafka, tls, registry, dir, "bench-topology-sasl-warmup"));
+      }
       System.out.println("measured:");
       Result anchor = run("anchor groupByKey().aggregate()", kafka, "bench-anchor", () -> anchor(kafka, dir, "bench-anchor"));
       Result topology = run("healthmesh topology, 1 thread", kafka, "bench-topology",
           () -> topology(kafka, registry, dir, "bench-topology", 1));
+      if (tls != null) {
+        // TLS, SCRAM and the authorizer on every request of the topology's clients; the broker's
+        // side of TLS is in the same process, so its CPU is counted too.
+        Result secured = run("healthmesh topology over SASL_SSL, 1 thread", kafka, "bench-topology-sasl",
+            () -> securedTopology(kafka, tls, registry, dir, "bench-topology-sasl"));
+        Result again = run("healthmesh topology, 1 thread, again", kafka, "bench-topology-again",
+            () -> topology(kafka, registry, dir, "bench-topology-again", 1));
+        double plaintext = (topology.steady() + again.steady()) / 2;
+        System.out.printf("%nratio topology over SASL_SSL / plaintext (the mean of the runs before and after it):"
+            + " steady phase %.2f, whole run %.2f%n", secured.steady() / plaintext,
+            secured.whole() / ((topology.whole() + again.whole()) / 2));
+        return;
+      }
       // What one instance does with both cores; the anchor, a plain Kafka Streams app, keeps its default.
       Result twoThreads = run("healthmesh topology, 2 threads", kafka, "bench-topology-2",
           () -> topology(kafka, registry, dir, "bench-topology-2", 2));
@@ -153,9 +173,22 @@ public final class TopologyBenchmark {
 
   private static AutoCloseable topology(EmbeddedKafka kafka, SchemaRegistry registry, Path dir, String appId,
       int threads) {
+    return topology(kafka.bootstrapServers(), Map.of(), registry, dir, appId, threads);
+  }
+
+  /** The topology as a principal with exactly its ACLs, on the SASL_SSL listener. */
+  private static AutoCloseable securedTopology(EmbeddedKafka kafka, TestCa tls, SchemaRegistry registry, Path dir,
+      String appId) throws Exception {
+    Map<String, Object> client = SecuredClients.grant(kafka, tls, appId, HealthStreamsApp.kafkaAccess(appId));
+    return topology(kafka.securedBootstrapServers(), client, registry, dir, appId, 1);
+  }
+
+  private static AutoCloseable topology(String bootstrap, Map<String, Object> client, SchemaRegistry registry, Path dir,
+      String appId, int threads) {
     Properties p = new Properties();
+    client.forEach((k, v) -> p.setProperty(StreamsSettings.STREAMS_PREFIX + k, v.toString()));
     p.setProperty(StreamsSettings.APPLICATION_ID, appId);
-    p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+    p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, bootstrap);
     p.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registry.url());
     p.setProperty(StreamsSettings.STATE_DIR, dir.resolve(appId + "-state").toString());
     p.setProperty(StreamsSettings.STREAM_THREADS, String.valueOf(threads));
