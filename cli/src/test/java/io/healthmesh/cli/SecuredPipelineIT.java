@@ -53,12 +53,14 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SecuredPipelineIT {
   private static final List<String> PRINCIPALS = List.of("healthmesh-streams", "edge-1", "healthmesh-registry",
-      "healthmesh-prober", "healthctl-read", "healthctl-apply", "healthctl-audit");
+      "healthmesh-prober", "healthctl-read", "healthctl-apply", "healthctl-audit", "healthmesh-xds",
+      "healthmesh-haproxy");
   /** The principals of the tests that take one permission away; they are users of the registry too. */
   private static final List<String> LESSER = List.of("topology-without-group", "reader-without-health",
       "prober-without-write");
   /** Registry users that only read schemas; the others also register them. */
-  private static final List<String> READERS = List.of("healthctl-read", "healthctl-audit", "reader-without-health");
+  private static final List<String> READERS = List.of("healthctl-read", "healthctl-audit", "reader-without-health",
+      "healthmesh-haproxy");
   @TempDir
   static Path dir;
   private static final AtomicInteger status = new AtomicInteger(200);
@@ -69,6 +71,8 @@ class SecuredPipelineIT {
   private static String secured;
   private static String registryUrl;
   private static int dnsPort;
+  private static String xdsMetrics;
+  private static String haproxyMetrics;
 
   @BeforeAll
   static void start() throws Exception {
@@ -109,6 +113,14 @@ class SecuredPipelineIT {
     processes.start(java.util.regex.Pattern.compile("prober running"), "probe", "run", "--bootstrap-servers", secured,
         "--schema-registry-url", registryUrl, "--client-config", clientConfig("healthmesh-prober"), "--refresh", "PT1S",
         "--metrics-port", "0");
+    xdsMetrics = processes.start(java.util.regex.Pattern.compile("metrics on (http://\\S+)/metrics"), "xds",
+        "--bootstrap-servers", secured, "--schema-registry-url", registryUrl, "--client-config",
+        clientConfig("healthmesh-xds"), "xds.name=xds-1", "xds.port=0", "xds.status.interval.ms=500",
+        "metrics.port=0").group(1);
+    // No HAProxy listens there: once the adapter has read every decision, the runtime API is all it lacks.
+    haproxyMetrics = processes.start(java.util.regex.Pattern.compile("metrics on (http://\\S+)/metrics"), "haproxy",
+        "--bootstrap-servers", secured, "--schema-registry-url", registryUrl, "--client-config",
+        clientConfig("healthmesh-haproxy"), "haproxy.runtime.api=127.0.0.1:1", "metrics.port=0").group(1);
   }
 
   /** Runs every kafka-acls command {@code healthctl acls} prints through Kafka's own AclCommand. */
@@ -153,6 +165,10 @@ class SecuredPipelineIT {
   @Order(1)
   void failsOverInDnsAndReports_whenEveryComponentHasExactlyThePrintedAcls() throws Exception {
     StandaloneProcessesIT.awaitAnswer("primary while healthy", dnsPort, "10.9.0.100", Duration.ofSeconds(90));
+    Process dig = new ProcessBuilder("dig", "@127.0.0.1", "-p", String.valueOf(dnsPort), "db.corp.internal.", "A",
+        "+short", "+tries=1", "+time=2").redirectErrorStream(true).start();
+    assertThat(new String(dig.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip())
+        .as("dig asks the edge").isEqualTo("10.9.0.100");
     status.set(503);
     StandaloneProcessesIT.awaitAnswer("backup once the prober sees 503", dnsPort, "10.9.9.9", Duration.ofSeconds(30));
 
@@ -168,6 +184,24 @@ class SecuredPipelineIT {
 
     status.set(200);
     StandaloneProcessesIT.awaitAnswer("primary again", dnsPort, "10.9.0.100", Duration.ofSeconds(30));
+  }
+
+  @Test
+  @Order(1)
+  void servesXdsAndFollowsFailovers_whenTheirPrincipalsHaveExactlyThePrintedAcls() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    await("the xDS server read its topics whole").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
+        .until(() -> http.send(HttpRequest.newBuilder(URI.create(xdsMetrics + "/health/ready")).build(),
+            HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
+    await("its status reaches xds-status, and the reader reads it").atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(500)).until(() -> healthctl("healthctl-read", "status", "--xds").out()
+            .contains("xds-1"));
+    HttpResponse<String> adapter = await("the adapter read every decision").atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(300)).until(() -> http.send(HttpRequest.newBuilder(
+            URI.create(haproxyMetrics + "/health/ready")).build(), HttpResponse.BodyHandlers.ofString()),
+            r -> r.body().contains("runtime API"));
+    assertThat(adapter.statusCode()).isEqualTo(503);
+    assertThat(adapter.body()).doesNotContain("Kafka");
   }
 
   @Test
