@@ -1,5 +1,7 @@
 package io.healthmesh.registry;
 
+import io.healthmesh.observability.MetricsSettings;
+import io.healthmesh.settings.SettingsReader;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
@@ -7,8 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import io.healthmesh.observability.MetricsSettings;
-import io.healthmesh.settings.SettingsReader;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.apache.kafka.clients.CommonClientConfigs;

@@ -7,10 +7,10 @@ import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.aggregate.AggregateProcessor;
 import io.healthmesh.streams.aggregate.AggregateStores;
 import io.healthmesh.streams.codec.AggregateInput.Kind;
+import io.healthmesh.streams.codec.ServiceInput;
 import io.healthmesh.streams.codec.TopologySerdes;
 import io.healthmesh.streams.endpoint.PerServiceProcessor;
 import io.healthmesh.streams.endpoint.PerServiceStores;
-import io.healthmesh.streams.codec.ServiceInput;
 import io.healthmesh.streams.ingest.ExternalTargetsProcessor;
 import io.healthmesh.streams.ingest.ForwardingRuleRouter;
 import io.healthmesh.streams.ingest.OriginTagger;
@@ -22,6 +22,7 @@ import io.healthmesh.streams.store.KeyValueStores;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
@@ -36,7 +37,6 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.kstream.ValueMapper;
-import java.util.function.Function;
 
 /** Builds the health topology; the steps below are the order in which the data flows. */
 public final class HealthTopology {

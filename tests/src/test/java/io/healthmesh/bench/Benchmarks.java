@@ -70,7 +70,6 @@ public final class Benchmarks {
       // The topology and a fresh edge over SASL_SSL (SCRAM-SHA-512, TLS, the standard authorizer)
       // beside plaintext, in one run (docs/benchmarks.md, "On a secured cluster").
       System.setProperty("bench.secured", "true");
-      System.setProperty("bench.probes", System.getProperty("bench.probes", "1000000"));
       TopologyBenchmark.main(new String[0]);
       EdgeCatchUpBenchmark.main(new String[0]);
     }

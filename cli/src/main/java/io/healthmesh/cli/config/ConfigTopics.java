@@ -1,17 +1,17 @@
 package io.healthmesh.cli.config;
 
-import io.healthmesh.schemas.AvroDeserializationException;
 import io.healthmesh.cli.kafka.TopicScan;
+import io.healthmesh.schemas.AvroDeserializationException;
 import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.TopicCreator;
 import io.healthmesh.schemas.Topics;
 import java.util.Collection;
 import java.util.EnumSet;
-import java.util.Set;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;

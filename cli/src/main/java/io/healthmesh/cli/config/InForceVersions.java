@@ -1,8 +1,8 @@
 package io.healthmesh.cli.config;
 
 import io.healthmesh.cli.kafka.TopicScan;
-import io.healthmesh.schemas.KafkaRefusal;
 import io.healthmesh.events.ConfigInForce;
+import io.healthmesh.schemas.KafkaRefusal;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import java.nio.ByteBuffer;
