@@ -17,7 +17,7 @@ class HealthctlTest {
     collect(Healthctl.commandLine(), "", paths);
     assertThat(paths).contains("apply", "validate", "get", "delete", "probe publish", "probe run", "topology", "edge",
         "registry", "demo", "demo fail", "demo heal", "topics create", "audit timeline", "audit state-at",
-        "audit explain", "audit replay");
+        "audit explain", "audit replay", "acls");
     for (String path : paths) {
       List<String> args = new ArrayList<>(List.of(path.split(" ")));
       args.add("--help");

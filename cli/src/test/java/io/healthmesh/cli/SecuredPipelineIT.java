@@ -271,6 +271,23 @@ class SecuredPipelineIT {
     assertThat(ready.body()).contains("User:" + user).contains("[" + Topics.PROBE_RESULTS.name() + "]");
   }
 
+  @Test
+  @Order(6)
+  void createsTheComponentsAcls_whenAskedToApplyThem() throws Exception {
+    Cli.Run run = Cli.execute(kafka.bootstrapServers(), registryUrl, "acls", "--component", "haproxy",
+        "--principal", "haproxy=User:applied", "--apply");
+    assertThat(run.exit()).as(run.err()).isZero();
+    assertThat(run.out()).contains("created 2 ACLs for 1 principals");
+    try (Admin admin = kafka.admin()) {
+      var created = admin.describeAcls(new org.apache.kafka.common.acl.AclBindingFilter(
+          org.apache.kafka.common.resource.ResourcePatternFilter.ANY, new org.apache.kafka.common.acl.AccessControlEntryFilter(
+              "User:applied", null, AclOperation.ANY, org.apache.kafka.common.acl.AclPermissionType.ANY)))
+          .values().get(30, TimeUnit.SECONDS);
+      assertThat(created).containsExactlyInAnyOrderElementsOf(
+          io.healthmesh.haproxy.HaproxyAdapter.kafkaAccess().bindings("User:applied"));
+    }
+  }
+
   /** The ACL that allows {@code operation} on {@code topic}. */
   private static Predicate<AclBinding> on(String topic, AclOperation operation) {
     return b -> b.pattern().resourceType() == ResourceType.TOPIC && b.pattern().name().equals(topic)
