@@ -35,13 +35,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import org.xbill.DNS.DNSSEC;
-import org.xbill.DNS.Name;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.xbill.DNS.DNSSEC;
+import org.xbill.DNS.Name;
 
 /**
  * Everything in one process: broker, registry, topology, one edge per sample region and the

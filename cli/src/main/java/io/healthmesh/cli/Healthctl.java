@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine;
 
 /** {@code healthctl}: exit code 0 ok, 1 runtime failure, 2 usage or validation error. */
 @Command(name = "healthctl", mixinStandardHelpOptions = true, version = "healthctl 0.1.0",

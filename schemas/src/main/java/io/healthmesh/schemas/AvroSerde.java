@@ -2,7 +2,6 @@ package io.healthmesh.schemas;
 
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 

@@ -3,8 +3,8 @@ package io.healthmesh.schemas;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.healthmesh.events.ProbeResult;
 import io.healthmesh.events.ProbeRecordType;
+import io.healthmesh.events.ProbeResult;
 import io.healthmesh.schemas.AvroDeserializationException.Reason;
 import java.time.Instant;
 import java.util.Arrays;

@@ -1,15 +1,15 @@
 package io.healthmesh.streams;
 
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
 import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.settings.SettingsReader;
 import io.healthmesh.streams.endpoint.EndpointWrites;
 import io.healthmesh.streams.endpoint.PerServiceProcessor;
 import io.healthmesh.streams.output.PromptCommit;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 

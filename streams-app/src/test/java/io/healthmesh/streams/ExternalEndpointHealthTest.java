@@ -1,6 +1,5 @@
 package io.healthmesh.streams;
 
-import io.healthmesh.streams.output.Emitter;
 import static io.healthmesh.streams.Harness.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +10,7 @@ import io.healthmesh.events.HealthStatus;
 import io.healthmesh.events.HealthTransition;
 import io.healthmesh.events.TransitionReason;
 import io.healthmesh.schemas.Topics;
+import io.healthmesh.streams.output.Emitter;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -10,7 +10,6 @@ import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthStatus;
 import io.healthmesh.events.HealthTransition;
 import io.healthmesh.events.TransitionReason;
-import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,5 @@
 package io.healthmesh.streams;
 
-import io.healthmesh.streams.endpoint.EndpointWrites;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.healthmesh.config.BackendService;
@@ -12,7 +11,6 @@ import io.healthmesh.config.HealthSource;
 import io.healthmesh.config.LoadBalancerType;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
-import io.healthmesh.events.HealthStatus;
 import io.healthmesh.events.HealthTransition;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.kafka.embedded.EmbeddedKafka;
@@ -22,8 +20,8 @@ import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topic;
 import io.healthmesh.schemas.Topics;
+import io.healthmesh.streams.endpoint.EndpointWrites;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,9 +40,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The topology as its own process on the real broker and registry, killed with SIGKILL in the

@@ -1,6 +1,5 @@
 package io.healthmesh.streams;
 
-import io.healthmesh.streams.ingest.KeyPartitions;
 import static io.healthmesh.streams.Harness.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,6 +13,7 @@ import io.healthmesh.events.ProbeResult;
 import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.schemas.WireFormat;
+import io.healthmesh.streams.ingest.KeyPartitions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

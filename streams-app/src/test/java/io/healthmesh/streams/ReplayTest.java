@@ -1,12 +1,12 @@
 package io.healthmesh.streams;
 
-import io.healthmesh.streams.endpoint.PerServiceStores;
-import io.healthmesh.streams.endpoint.EndpointTable;
 import static io.healthmesh.streams.Harness.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.healthmesh.config.LoadBalancerType;
 import io.healthmesh.schemas.Topics;
+import io.healthmesh.streams.endpoint.EndpointTable;
+import io.healthmesh.streams.endpoint.PerServiceStores;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;

@@ -1,6 +1,5 @@
 package io.healthmesh.bench;
 
-import io.healthmesh.edge.dnssec.SignedZoneFixture;
 import io.healthmesh.config.HealthCheckedTargets;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ResourceRecordSet;
@@ -9,6 +8,7 @@ import io.healthmesh.config.WrrItem;
 import io.healthmesh.config.WrrPolicy;
 import io.healthmesh.config.ZoneVisibility;
 import io.healthmesh.edge.dnssec.OnlineSigning;
+import io.healthmesh.edge.dnssec.SignedZoneFixture;
 import io.healthmesh.edge.dnssec.SigningSettings;
 import io.healthmesh.edge.dnssec.ZoneKey;
 import io.healthmesh.edge.routing.Regions;
@@ -35,7 +35,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import org.xbill.DNS.Rcode;
 
 /**

@@ -1,12 +1,12 @@
 package io.healthmesh.bench;
 
-import io.healthmesh.edge.dnssec.SignedZoneFixture;
 import io.healthmesh.config.HealthCheckedTargets;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.config.RoutingPolicy;
 import io.healthmesh.config.WrrItem;
 import io.healthmesh.config.WrrPolicy;
+import io.healthmesh.edge.dnssec.SignedZoneFixture;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;

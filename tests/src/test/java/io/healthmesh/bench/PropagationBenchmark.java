@@ -1,6 +1,5 @@
 package io.healthmesh.bench;
 
-import io.healthmesh.edge.dnssec.SignedZoneFixture;
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.BackendType;
 import io.healthmesh.config.Endpoint;
@@ -17,6 +16,7 @@ import io.healthmesh.config.WrrItem;
 import io.healthmesh.config.WrrPolicy;
 import io.healthmesh.edge.EdgeApp;
 import io.healthmesh.edge.EdgeSettings;
+import io.healthmesh.edge.dnssec.SignedZoneFixture;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.kafka.embedded.EmbeddedKafka;
 import io.healthmesh.registry.RegistrySettings;

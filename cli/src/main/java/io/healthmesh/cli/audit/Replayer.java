@@ -2,10 +2,10 @@ package io.healthmesh.cli.audit;
 
 import io.healthmesh.cli.config.Resource;
 import io.healthmesh.cli.config.ResourceKind;
+import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.HealthTransition;
 import io.healthmesh.schemas.SchemaRegistryClient;
-import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.HealthTopology;
 import io.healthmesh.streams.StreamsSettings;

@@ -1,7 +1,6 @@
 package io.healthmesh.edge.rules;
 
 import io.healthmesh.config.AllUnhealthyBehavior;
-import io.healthmesh.config.UnknownTargetBehavior;
 import io.healthmesh.config.GeoItem;
 import io.healthmesh.config.GeoPolicy;
 import io.healthmesh.config.HealthCheckedTargets;
@@ -9,6 +8,7 @@ import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.PrimaryBackupPolicy;
 import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.config.RoutingPolicy;
+import io.healthmesh.config.UnknownTargetBehavior;
 import io.healthmesh.config.WrrItem;
 import io.healthmesh.config.ZoneType;
 import io.healthmesh.config.ZoneVisibility;
@@ -17,11 +17,11 @@ import io.healthmesh.net.IpAddress;
 import io.healthmesh.rules.HealthCheckRules;
 import io.healthmesh.rules.ResourceNames;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.net.InetAddress;
 import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Name;

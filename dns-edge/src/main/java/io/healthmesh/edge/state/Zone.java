@@ -1,7 +1,7 @@
 package io.healthmesh.edge.state;
 
-import io.healthmesh.edge.collect.ShardedMap;
 import io.healthmesh.config.ManagedZone;
+import io.healthmesh.edge.collect.ShardedMap;
 import java.net.InetAddress;
 import java.util.Map;
 import org.xbill.DNS.Name;

@@ -1,12 +1,12 @@
 package io.healthmesh.edge.state;
 
+import io.healthmesh.config.ManagedZone;
 import io.healthmesh.edge.collect.ShardedMap;
 import io.healthmesh.edge.policy.Networks;
 import io.healthmesh.edge.policy.ServerPolicyView;
-import io.healthmesh.config.ManagedZone;
 import java.util.HashMap;
-import java.util.List;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;

@@ -11,10 +11,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.DNSSEC;
 import org.xbill.DNS.Name;
-import org.xbill.DNS.ARecord;
 import org.xbill.DNS.RRSIGRecord;
 import org.xbill.DNS.RRset;
 

@@ -1,11 +1,11 @@
 package io.healthmesh.streams.ingest;
 
-import io.healthmesh.streams.rules.ConfigRules;
 import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.internal.ForwardingRuleRef;
 import io.healthmesh.schemas.AvroDeserializationException;
 import io.healthmesh.streams.codec.TopologySerdes;
 import io.healthmesh.streams.output.DeadLetters;
+import io.healthmesh.streams.rules.ConfigRules;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;

@@ -6,7 +6,6 @@ import io.healthmesh.net.IpAddress;
 import io.healthmesh.schemas.AvroDeserializationException;
 import io.healthmesh.schemas.RegistryException;
 import io.healthmesh.schemas.RegistryUnavailableException;
-import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.schemas.WireFormat;
 import io.healthmesh.streams.codec.MovedRecords;

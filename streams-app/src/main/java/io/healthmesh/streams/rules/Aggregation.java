@@ -1,7 +1,7 @@
 package io.healthmesh.streams.rules;
 
-import io.healthmesh.events.HealthStatus;
 import io.healthmesh.config.CompositeHealthCheck;
+import io.healthmesh.events.HealthStatus;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Function;

@@ -1,10 +1,9 @@
 package io.healthmesh.streams.endpoint;
 
-import io.healthmesh.streams.codec.ProbeDecoder;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.healthmesh.events.HealthStatus;
 import io.healthmesh.events.ProbeRecordType;
@@ -16,6 +15,7 @@ import io.healthmesh.schemas.AvroDeserializer;
 import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.InMemorySchemaRegistryClient;
 import io.healthmesh.schemas.WireFormat;
+import io.healthmesh.streams.codec.ProbeDecoder;
 import java.time.Instant;
 import java.util.List;
 import java.util.Random;

@@ -1,11 +1,11 @@
 package io.healthmesh.streams.endpoint;
 
-import io.healthmesh.streams.output.Out;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.healthmesh.schemas.InMemorySchemaRegistryClient;
+import io.healthmesh.streams.output.Out;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
