@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 /**
  * Runs one component as its own process against any Kafka: the cluster flags become the
  * component's keys, {@code --client-config} properties are passed to its Kafka clients, and
- * properties files or {@code key=value} arguments set everything else (keys in the README).
+ * properties files or {@code key=value} arguments set everything else (keys in docs/components.md).
  */
 abstract class ServeCommand implements Callable<Integer> {
   @Spec
@@ -30,7 +30,7 @@ abstract class ServeCommand implements Callable<Integer> {
   ClusterOptions cluster;
 
   @Parameters(paramLabel = "FILE.properties|key=value", arity = "0..*",
-      description = "Settings of the component (see the README tables); later ones win.")
+      description = "Settings of the component (see docs/components.md); later ones win.")
   List<String> settings = new ArrayList<>();
 
   /** A component's {@code main}. */

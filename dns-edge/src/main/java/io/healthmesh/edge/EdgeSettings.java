@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.xbill.DNS.Rcode;
 
-/** The edge's configuration, validated once at start-up; keys in the README. */
+/** The edge's configuration, validated once at start-up; keys in docs/components.md. */
 public record EdgeSettings(String name, String host, int port, String region, String bootstrapServers,
     String schemaRegistryUrl, int udpThreads, boolean udpBatch, TcpLimits tcp,
     int notReadyRcode, SnapshotPacing snapshots, SubnetRegions clientSubnetRegions, double decisionSampleRate,

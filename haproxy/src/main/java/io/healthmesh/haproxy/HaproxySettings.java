@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 
-/** The HAProxy adapter's configuration, validated once at start-up; keys in the README ("Load balancers"). */
+/** The HAProxy adapter's configuration, validated once at start-up; keys in docs/components.md ("Load balancers"). */
 public record HaproxySettings(String runtimeApi, int weight, Duration interval, Duration timeout,
     String bootstrapServers, String schemaRegistryUrl, Map<String, String> kafkaOverrides, MetricsSettings metrics) {
 

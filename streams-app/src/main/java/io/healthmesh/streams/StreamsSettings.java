@@ -15,7 +15,7 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The topology application's configuration, validated once at start-up; an invalid one is
- * rejected whole with every problem listed. Keys are documented in the README.
+ * rejected whole with every problem listed. Keys are documented in docs/components.md.
  */
 public record StreamsSettings(String applicationId, String bootstrapServers, String schemaRegistryUrl,
     String processingGuarantee, int standbyReplicas, int streamThreads, Duration commitInterval, String stateDir,

@@ -42,7 +42,7 @@ class RestartIT {
   enum Setup {
     /** The default: a new member id at every start. */
     DYNAMIC,
-    /** {@code healthmesh.instance.id} set, as the README ("Restart") advises. */
+    /** {@code healthmesh.instance.id} set, as docs/components.md ("Restart") advises. */
     STATIC
   }
 

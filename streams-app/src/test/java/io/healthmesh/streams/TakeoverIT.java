@@ -44,7 +44,7 @@ class TakeoverIT {
   @ParameterizedTest
   @EnumSource(EndpointWrites.class)
   void survivorsTakeOverWithinSeconds_andNoTransitionIsLostOrDoubled(EndpointWrites writes, @TempDir Path dir) throws Exception {
-    // Tuned as the README ("Takeover") advises for fast takeover: sessions down to 1 s, and timed-out
+    // Tuned as docs/components.md ("Takeover") advises for fast takeover: sessions down to 1 s, and timed-out
     // transactions aborted within a second instead of ten.
     try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(4)
             .brokerProperty(BrokerLimits.MIN_SESSION, "1000").brokerProperty(BrokerLimits.ABORT_CHECK, "1000").start();

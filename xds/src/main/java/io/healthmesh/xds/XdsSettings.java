@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 
-/** The xDS server's configuration, validated once at start-up; keys in the README ("Load balancers"). */
+/** The xDS server's configuration, validated once at start-up; keys in docs/components.md ("Load balancers"). */
 public record XdsSettings(String name, String host, int port, String bootstrapServers, String schemaRegistryUrl,
     Duration snapshotMaxDelay, Duration statusInterval, Map<String, String> kafkaOverrides, MetricsSettings metrics) {
 

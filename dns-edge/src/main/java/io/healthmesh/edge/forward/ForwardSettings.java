@@ -3,7 +3,7 @@ package io.healthmesh.edge.forward;
 import java.time.Duration;
 
 /**
- * How an edge forwards (R-SP-1); keys in the README.
+ * How an edge forwards (R-SP-1); keys in docs/components.md.
  *
  * @param timeout how long one attempt waits for its target
  * @param attempts attempts per query, over the targets in turn
