@@ -33,6 +33,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.PolicyViolationException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.xbill.DNS.DClass;
@@ -102,8 +103,14 @@ class InForceAfterCompactionIT {
       admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), List.of(
           new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact,delete"), AlterConfigOp.OpType.SET))))
           .all().get(30, TimeUnit.SECONDS);
-      admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(offset)))
-          .all().get(30, TimeUnit.SECONDS);
+      // The controller has taken the new policy when the alter returns; the partition's leader
+      // applies it from the metadata log a moment later, and refuses the deletion until then.
+      await("the leader takes the delete policy").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+          .ignoreExceptionsMatching(e -> e.getCause() instanceof PolicyViolationException).until(() -> {
+            admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(offset)))
+                .all().get(30, TimeUnit.SECONDS);
+            return true;
+          });
     }
   }
 
