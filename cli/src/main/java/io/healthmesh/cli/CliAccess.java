@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What each kind of {@code healthctl} user does in Kafka, by the commands it runs; each reads
@@ -23,9 +24,11 @@ final class CliAccess {
   static final String APPLY_TRANSACTIONS = "healthctl-apply-";
 
   /** The top-level commands of each user; commands not named here need an administrator. */
-  private static final Map<String, String> BY_COMMAND = Map.ofEntries(Map.entry("probe", PROBER),
-      Map.entry("get", READ), Map.entry("status", READ), Map.entry("apply", APPLY), Map.entry("validate", APPLY),
-      Map.entry("delete", APPLY), Map.entry("audit", AUDIT), Map.entry("explain", AUDIT), Map.entry("replay", AUDIT));
+  private static final Map<String, Supplier<KafkaAccess>> BY_COMMAND = Map.ofEntries(
+      Map.entry("probe", CliAccess::prober), Map.entry("get", CliAccess::reader), Map.entry("status", CliAccess::reader),
+      Map.entry("apply", CliAccess::applier), Map.entry("validate", CliAccess::applier),
+      Map.entry("delete", CliAccess::applier), Map.entry("audit", CliAccess::auditor),
+      Map.entry("explain", CliAccess::auditor), Map.entry("replay", CliAccess::auditor));
 
   private CliAccess() {}
 
@@ -71,15 +74,7 @@ final class CliAccess {
 
   /** The access of the user that runs a top-level command, or null when the command needs an administrator. */
   static KafkaAccess forCommand(String command) {
-    String user = BY_COMMAND.get(command);
-    if (user == null) {
-      return null;
-    }
-    return switch (user) {
-      case PROBER -> prober();
-      case READ -> reader();
-      case APPLY -> applier();
-      default -> auditor();
-    };
+    Supplier<KafkaAccess> user = BY_COMMAND.get(command);
+    return user == null ? null : user.get();
   }
 }

@@ -12,6 +12,7 @@ import io.healthmesh.edge.state.Snapshot;
 import io.healthmesh.edge.state.TopicFollower;
 import io.healthmesh.edge.status.EdgeStatusReporter;
 import io.healthmesh.events.HealthStatus;
+import io.healthmesh.schemas.FollowerThreads;
 import io.healthmesh.schemas.KafkaAccess;
 import io.healthmesh.schemas.RetryingRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
@@ -141,8 +142,7 @@ public final class EdgeApp implements AutoCloseable {
   /** Why the edge is not ready, or null when it is. */
   public String notReady() {
     if (!follower.ready()) {
-      String failure = follower.failure();
-      return "the topics have not been read whole yet" + (failure == null ? "" : ": " + failure);
+      return FollowerThreads.notReadWhole("the topics", follower.failure());
     }
     List<String> problems = signing.problems(snapshot.get().zones());
     return problems.isEmpty() ? null : String.join("; ", problems);

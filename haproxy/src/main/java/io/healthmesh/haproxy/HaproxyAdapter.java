@@ -97,8 +97,7 @@ public final class HaproxyAdapter implements AutoCloseable {
       return null;
     }
     if (!caughtUp) {
-      String why = failure;
-      return "the failover decisions have not been read whole yet" + (why == null ? "" : ": " + why);
+      return FollowerThreads.notReadWhole("the failover decisions", failure);
     }
     return "HAProxy's runtime API at " + settings.runtimeApi() + " did not answer the last pass";
   }

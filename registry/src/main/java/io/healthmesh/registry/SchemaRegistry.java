@@ -35,8 +35,7 @@ public final class SchemaRegistry implements AutoCloseable {
     try {
       return startOrFail(settings);
     } catch (RuntimeException e) {
-      throw KafkaRefusal.of(e).<RuntimeException>map(r -> new IllegalStateException(KafkaRefusal.explain(r,
-          kafkaAccess(settings.topic()), settings.kafkaClientProperties()), e)).orElse(e);
+      throw KafkaRefusal.explained(e, kafkaAccess(settings.topic()), settings.kafkaClientProperties());
     }
   }
 

@@ -45,6 +45,11 @@ public final class FollowerThreads {
     return e.toString();
   }
 
+  /** Why a follower is not ready: it has not read {@code what} whole yet, and why not, when a read failed. */
+  public static String notReadWhole(String what, String failure) {
+    return what + " have not been read whole yet" + (failure == null ? "" : ": " + failure);
+  }
+
   /** Waits before a retry; false when interrupted, and then the thread should end. */
   public static boolean pause(Duration wait) {
     try {

@@ -28,11 +28,16 @@ public final class KafkaRefusal {
       if (t instanceof AuthenticationException || t instanceof AuthorizationException) {
         return Optional.of((RuntimeException) t);
       }
-      if (t.getCause() == t) {
-        break;
-      }
     }
     return Optional.empty();
+  }
+
+  /**
+   * {@code e} told as {@link #explain} tells it when the broker refused (the original as its
+   * cause), or {@code e} itself: what a component that cannot start throws.
+   */
+  public static RuntimeException explained(RuntimeException e, KafkaAccess access, Map<String, ?> client) {
+    return of(e).<RuntimeException>map(r -> new IllegalStateException(explain(r, access, client), e)).orElse(e);
   }
 
   /**

@@ -61,8 +61,7 @@ public final class HealthStreamsApp implements AutoCloseable {
       partitions = checkCoPartitioned(admin, settings);
       broker = BrokerLimits.read(admin);
     } catch (RuntimeException e) {
-      throw KafkaRefusal.of(e).<RuntimeException>map(r -> new IllegalStateException(
-          KafkaRefusal.explain(r, access, admins), e)).orElse(e);
+      throw KafkaRefusal.explained(e, access, admins);
     }
     FailureDetection detection = settings.failureDetection(broker);
     detection.adjustments().forEach(a -> LOG.warn("{}", a));

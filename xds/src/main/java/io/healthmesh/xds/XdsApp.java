@@ -6,6 +6,7 @@ import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.healthmesh.events.XdsStatus;
 import io.healthmesh.observability.StatusReports;
+import io.healthmesh.schemas.FollowerThreads;
 import io.healthmesh.schemas.KafkaAccess;
 import io.healthmesh.schemas.RetryingRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
@@ -94,8 +95,7 @@ public final class XdsApp implements AutoCloseable {
     if (ready()) {
       return null;
     }
-    String failure = follower.failure();
-    return "the topics have not been read whole yet" + (failure == null ? "" : ": " + failure);
+    return FollowerThreads.notReadWhole("the topics", follower.failure());
   }
 
   /** What each connected client was last sent and acknowledged. */
