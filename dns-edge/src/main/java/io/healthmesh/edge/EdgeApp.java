@@ -1,15 +1,18 @@
 package io.healthmesh.edge;
 
+import io.healthmesh.edge.answer.Forwarding;
+import io.healthmesh.edge.answer.Responder;
 import io.healthmesh.edge.dnssec.OnlineSigning;
+import io.healthmesh.edge.follow.TopicFollower;
 import io.healthmesh.edge.forward.ClientRateLimit;
 import io.healthmesh.edge.forward.Forwarder;
+import io.healthmesh.edge.log.DecisionLog;
+import io.healthmesh.edge.log.LogOrigin;
+import io.healthmesh.edge.log.QueryLog;
 import io.healthmesh.edge.routing.Regions;
 import io.healthmesh.edge.routing.RoutingEngine;
 import io.healthmesh.edge.server.EdgeServer;
-import io.healthmesh.edge.server.Forwarding;
-import io.healthmesh.edge.server.Responder;
 import io.healthmesh.edge.state.Snapshot;
-import io.healthmesh.edge.state.TopicFollower;
 import io.healthmesh.edge.status.EdgeStatusReporter;
 import io.healthmesh.events.HealthStatus;
 import io.healthmesh.schemas.FollowerThreads;
@@ -45,8 +48,10 @@ public final class EdgeApp implements AutoCloseable {
     // While the registry is away the follower waits for it, answering from the last snapshot,
     // rather than leaving out a record whose schema it does not know yet.
     SchemaRegistryClient registry = new RetryingRegistryClient(direct, null).bindTo(meters);
-    this.decisions = new DecisionLog(settings, registry, meters);
-    this.queryLog = new QueryLog(settings, registry, meters);
+    LogOrigin origin = new LogOrigin(settings.name(), settings.region(), settings.decisionSampleRate(),
+        settings.kafkaProperties());
+    this.decisions = new DecisionLog(origin, registry, meters);
+    this.queryLog = new QueryLog(origin, registry, meters);
     this.listenHost = settings.host();
     this.forwarder = new Forwarder(settings.forward(), meters);
     ClientRateLimit limit = new ClientRateLimit(settings.forward().ratePerClient(), settings.forward().burstPerClient(),

@@ -1,10 +1,10 @@
 package io.healthmesh.edge;
 
 import io.healthmesh.edge.dnssec.SigningSettings;
+import io.healthmesh.edge.follow.SnapshotPacing;
 import io.healthmesh.edge.forward.ForwardSettings;
 import io.healthmesh.edge.routing.SubnetRegions;
 import io.healthmesh.edge.server.TcpLimits;
-import io.healthmesh.edge.state.SnapshotPacing;
 import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.settings.SettingsReader;
 import java.nio.file.Files;

@@ -10,7 +10,7 @@ import io.healthmesh.config.ZoneVisibility;
 import io.healthmesh.edge.routing.Regions;
 import io.healthmesh.edge.routing.RoutingEngine;
 import io.healthmesh.edge.server.EdgeServer;
-import io.healthmesh.edge.server.Responder;
+import io.healthmesh.edge.answer.Responder;
 import io.healthmesh.edge.servers.NameServerProcess;
 import io.healthmesh.edge.servers.Nsd;
 import io.healthmesh.edge.state.EdgeState;

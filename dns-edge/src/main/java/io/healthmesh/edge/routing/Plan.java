@@ -1,5 +1,6 @@
 package io.healthmesh.edge.routing;
 
+import io.healthmesh.events.RoutingPolicyType;
 import java.util.List;
 
 /** How a record set answers, with the health of every address as of one snapshot. */
@@ -8,6 +9,13 @@ public sealed interface Plan {
   /** The routing policy under an all-unhealthy behaviour (R-OP-1); the plan itself otherwise. */
   default Plan routed() {
     return this;
+  }
+
+  /** The routing policy's type, as dns-decisions and audits name it. */
+  default RoutingPolicyType policyType() {
+    Plan plan = routed();
+    return plan instanceof Wrr ? RoutingPolicyType.WRR : plan instanceof Geo ? RoutingPolicyType.GEO
+        : plan instanceof Failover ? RoutingPolicyType.FAILOVER : RoutingPolicyType.NONE;
   }
 
   /** Every bucket the plan can choose, primary before backup; none for static records. */

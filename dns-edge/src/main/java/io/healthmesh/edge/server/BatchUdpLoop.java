@@ -1,5 +1,6 @@
 package io.healthmesh.edge.server;
 
+import io.healthmesh.edge.answer.Responder;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,5 +1,6 @@
 package io.healthmesh.edge.server;
 
+import io.healthmesh.edge.answer.Responder;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 

@@ -1,5 +1,6 @@
 package io.healthmesh.edge.server;
 
+import io.healthmesh.edge.answer.Responder;
 import java.io.BufferedInputStream;
 import java.io.Closeable;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package io.healthmesh.edge.status;
 
 import io.healthmesh.edge.dnssec.OnlineSigning;
+import io.healthmesh.edge.follow.TopicFollower;
 import io.healthmesh.edge.state.Snapshot;
-import io.healthmesh.edge.state.TopicFollower;
 import io.healthmesh.events.EdgePartition;
 import io.healthmesh.events.EdgeStatus;
 import io.healthmesh.events.EdgeZoneKeys;

@@ -2,6 +2,9 @@ package io.healthmesh.edge.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.healthmesh.edge.answer.Fixtures;
+import io.healthmesh.edge.answer.PolicyListener;
+import io.healthmesh.edge.answer.Responder;
 import io.healthmesh.edge.dnssec.BindKeyFiles;
 import io.healthmesh.edge.dnssec.KeyTiming;
 import io.healthmesh.edge.dnssec.OnlineSigning;

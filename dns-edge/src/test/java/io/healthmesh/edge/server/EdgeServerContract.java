@@ -2,6 +2,7 @@ package io.healthmesh.edge.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.healthmesh.edge.answer.Fixtures;
 import io.healthmesh.edge.state.Snapshot;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.DataInputStream;

@@ -1,0 +1,2 @@
+/** What the edge tells the cluster about itself, on edge-status. */
+package io.healthmesh.edge.status;
