@@ -19,8 +19,10 @@ import io.healthmesh.rules.ResourceNames;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
@@ -113,6 +115,15 @@ public final class DnsConfigRules {
 
   /** @param zone the record set's zone, or null when it is not known (then zone rules are skipped) */
   public static List<String> recordSet(String key, ResourceRecordSet r, ManagedZone zone) {
+    return recordSet(key, r, zone, new HashMap<>());
+  }
+
+  /**
+   * As {@link #recordSet(String, ResourceRecordSet, ManagedZone)}, keeping each rrdata it parsed
+   * (by its text) in {@code parsed}: the edge serves those records, so that a record-set version
+   * is parsed once.
+   */
+  public static List<String> recordSet(String key, ResourceRecordSet r, ManagedZone zone, Map<String, Record> parsed) {
     List<String> problems = new ArrayList<>();
     if (!key.equals(key(r))) {
       problems.add("name: '" + key(r) + "' differs from the record key '" + key + "'");
@@ -138,7 +149,7 @@ public final class DnsConfigRules {
       if (r.getRrdatas().isEmpty()) {
         problems.add("rrdatas: a record set needs rrdatas or a routingPolicy");
       }
-      rrdatas("rrdatas", r, r.getRrdatas(), problems);
+      rrdatas("rrdatas", r, r.getRrdatas(), problems, parsed);
       return problems;
     }
     if (!r.getRrdatas().isEmpty()) {
@@ -153,7 +164,7 @@ public final class DnsConfigRules {
     if (policy.getHealthCheck() != null) {
       problems.addAll(HealthCheckRules.externalProblems("routingPolicy.healthCheck", policy.getHealthCheck()));
     }
-    allUnhealthy(r, policy, problems);
+    allUnhealthy(r, policy, problems, parsed);
     unknownTargets(policy, problems);
     if (zone != null && zone.getZoneType() != ZoneType.STANDARD) {
       problems.add("routingPolicy: zone '" + zone.getName() + "' is a " + zone.getZoneType()
@@ -172,13 +183,13 @@ public final class DnsConfigRules {
         if (item.getWeight() < 0 || item.getWeight() > MAX_WEIGHT) {
           problems.add(field + ".weight: " + item.getWeight() + " is outside 0.." + MAX_WEIGHT + " (R-WRR-1)");
         }
-        item(field, r, item.getRrdatas(), item.getHealthCheckedTargets(), problems);
+        item(field, r, item.getRrdatas(), item.getHealthCheckedTargets(), problems, parsed);
         checked.add(item.getHealthCheckedTargets());
         itemRrdatas.add(item.getRrdatas());
       }
     }
     if (policy.getGeo() != null) {
-      geo("routingPolicy.geo", r, policy.getGeo(), checked, itemRrdatas, problems);
+      geo("routingPolicy.geo", r, policy.getGeo(), checked, itemRrdatas, problems, parsed);
     }
     PrimaryBackupPolicy fo = policy.getPrimaryBackup();
     if (fo != null) {
@@ -198,7 +209,7 @@ public final class DnsConfigRules {
       itemRrdatas.add(java.util.Collections.nCopies(
           primary.getInternalLoadBalancers().size() + primary.getExternalEndpoints().size(), ""));
       targets("routingPolicy.primaryBackup.primaryTargets", r, primary, problems);
-      geo("routingPolicy.primaryBackup.backupGeoTargets", r, fo.getBackupGeoTargets(), checked, itemRrdatas, problems);
+      geo("routingPolicy.primaryBackup.backupGeoTargets", r, fo.getBackupGeoTargets(), checked, itemRrdatas, problems, parsed);
     }
     boolean anyChecked = checked.stream().anyMatch(t -> t != null);
     if (anyChecked && zone != null) {
@@ -215,7 +226,7 @@ public final class DnsConfigRules {
   }
 
   private static void geo(String field, ResourceRecordSet r, GeoPolicy geo, List<HealthCheckedTargets> checked,
-      List<List<String>> itemRrdatas, List<String> problems) {
+      List<List<String>> itemRrdatas, List<String> problems, Map<String, Record> parsed) {
     if (geo.getItems().isEmpty()) {
       problems.add(field + ".items: at least one item is needed (R-GEO-1)");
     }
@@ -228,18 +239,18 @@ public final class DnsConfigRules {
       } else if (!locations.add(item.getLocation())) {
         problems.add(itemField + ".location: '" + item.getLocation() + "' appears twice (R-GEO-1)");
       }
-      item(itemField, r, item.getRrdatas(), item.getHealthCheckedTargets(), problems);
+      item(itemField, r, item.getRrdatas(), item.getHealthCheckedTargets(), problems, parsed);
       checked.add(item.getHealthCheckedTargets());
       itemRrdatas.add(item.getRrdatas());
     }
   }
 
   private static void item(String field, ResourceRecordSet r, List<String> rrdatas, HealthCheckedTargets checked,
-      List<String> problems) {
+      List<String> problems, Map<String, Record> parsed) {
     if (rrdatas.isEmpty()) {
       problems.add(field + ".rrdatas: at least one rrdata is needed (R-DNS-4)");
     }
-    rrdatas(field + ".rrdatas", r, rrdatas, problems);
+    rrdatas(field + ".rrdatas", r, rrdatas, problems, parsed);
     if (checked != null) {
       targets(field + ".healthCheckedTargets", r, checked, problems);
       if (!CHECKABLE_TYPES.contains(r.getType())) {
@@ -287,14 +298,15 @@ public final class DnsConfigRules {
   }
 
   /** R-OP-1: FALLBACK names the records it answers with; the other behaviours name none. */
-  private static void allUnhealthy(ResourceRecordSet r, RoutingPolicy policy, List<String> problems) {
+  private static void allUnhealthy(ResourceRecordSet r, RoutingPolicy policy, List<String> problems,
+      Map<String, Record> parsed) {
     List<String> fallback = policy.getFallbackRrdatas();
     if (policy.getAllUnhealthyBehavior() == AllUnhealthyBehavior.FALLBACK) {
       if (fallback.isEmpty()) {
         problems.add("routingPolicy.fallbackRrdatas: allUnhealthyBehavior FALLBACK needs the records to answer"
             + " with (R-OP-1)");
       }
-      rrdatas("routingPolicy.fallbackRrdatas", r, fallback, problems);
+      rrdatas("routingPolicy.fallbackRrdatas", r, fallback, problems, parsed);
     } else if (!fallback.isEmpty()) {
       problems.add("routingPolicy.fallbackRrdatas: only with allUnhealthyBehavior FALLBACK, not "
           + policy.getAllUnhealthyBehavior() + " (R-OP-1)");
@@ -315,7 +327,8 @@ public final class DnsConfigRules {
     }
   }
 
-  private static void rrdatas(String field, ResourceRecordSet r, List<String> rrdatas, List<String> problems) {
+  private static void rrdatas(String field, ResourceRecordSet r, List<String> rrdatas, List<String> problems,
+      Map<String, Record> parsed) {
     int type = Type.value(r.getType());
     Name owner = parseName(r.getName());
     if (type < 0 || owner == null || !TYPES.contains(r.getType())) {
@@ -323,7 +336,7 @@ public final class DnsConfigRules {
     }
     for (String rrdata : rrdatas) {
       try {
-        record(owner, type, Math.max(0, r.getTtl()), rrdata);
+        parsed.put(rrdata, record(owner, type, Math.max(0, r.getTtl()), rrdata));
       } catch (IOException | RuntimeException e) {
         problems.add(field + ": '" + rrdata + "' is not valid " + r.getType() + " data: " + e.getMessage());
       }

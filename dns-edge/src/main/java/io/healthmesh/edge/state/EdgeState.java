@@ -13,16 +13,19 @@ import io.healthmesh.edge.rules.PolicyRules;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthStatus;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xbill.DNS.Name;
+import org.xbill.DNS.Record;
 import org.xbill.DNS.TextParseException;
 import org.xbill.DNS.Type;
 
@@ -43,32 +46,16 @@ public final class EdgeState {
    */
   public record Rejection(List<String> problems, Object inForce, long inForceOffset) {}
 
-  /** An entity whose health routing reads. */
-  private record Target(EntityKind kind, String name) {}
-
-  /** A record set to plan again at {@code at}, epoch milliseconds. */
-  private record Expiry(long at, String key) {}
-
   /** Where a record set is served: its zone and slot, fixed by its key. */
   private record Placement(String zone, ZoneBuild.Slot slot) {}
 
-  private final Map<String, ManagedZone> zones = new HashMap<>();
-  private final Map<String, ResourceRecordSet> recordSets = new HashMap<>();
-  private final Map<String, Long> recordSetOffsets = new HashMap<>();
-  private final Map<String, ForwardingRule> forwardingRules = new HashMap<>();
-  private final Map<String, Long> zoneOffsets = new HashMap<>();
-  private final Map<String, Long> ruleOffsets = new HashMap<>();
-  // By kind, then name: no key object per entity, which at 1,000,000 entities is 24 MB.
-  private final Map<EntityKind, Map<String, HealthStatus>> health = new EnumMap<>(EntityKind.class);
-  /** Only targets that are UNKNOWN and were known before (R-OP-2): few, so keyed by object. */
-  private final Map<Target, PlanBuilder.LastKnown> lastKnown = new HashMap<>();
-  /** When plans that count a last known state stop doing so (R-OP-2), earliest first. */
-  private final java.util.PriorityQueue<Expiry> expiries =
-      new java.util.PriorityQueue<>(java.util.Comparator.comparingLong(Expiry::at));
-  private final java.util.function.LongSupplier clock;
-  /** Per record set, its UNKNOWN addresses counted HEALTHY and counted UNHEALTHY (R-OP-2); only non-zero ones. */
-  private final Map<String, int[]> countedUnknown = new HashMap<>();
-  private final java.util.concurrent.atomic.AtomicLongArray countedTotals = new java.util.concurrent.atomic.AtomicLongArray(2);
+  private final Versions<ManagedZone> zones = new Versions<>();
+  private final Versions<ResourceRecordSet> recordSets = new Versions<>();
+  private final Versions<ForwardingRule> forwardingRules = new Versions<>();
+  private final HealthTable health = new HealthTable();
+  private final Expiries expiries = new Expiries();
+  private final LongSupplier clock;
+  private final UnknownCounts unknownCounts = new UnknownCounts();
   private long planningAt;
   private String planning;
   private final Map<String, Long> offsets = new HashMap<>();
@@ -79,13 +66,15 @@ public final class EdgeState {
   private Set<String> dirtyRecordSets = new LinkedHashSet<>();
   private Set<String> dirtyZones = new LinkedHashSet<>();
   private final Map<String, RecordSetEntry> entries = new HashMap<>();
+  /** The rrdatas of live record-set versions taken since the last snapshot, as validation parsed them. */
+  private final Map<String, Map<String, Record>> unplanned = new HashMap<>();
   private final Map<String, Placement> placements = new HashMap<>();
   private final Map<String, ZoneBuild> builds = new HashMap<>();
   /**
    * Record sets read before their zone whose zone, once it came, forbids them (a failover or a
    * load-balancer check in a public zone: R-FO-6, R-DNSHC-5): kept, but not served while it does.
    */
-  private final Set<String> blocked = new java.util.HashSet<>();
+  private final Set<String> blocked = new HashSet<>();
   private final PlanBuilder.Targets targets = new PlanBuilder.Targets() {
     @Override
     public ForwardingRule forwardingRule(String name) {
@@ -94,12 +83,12 @@ public final class EdgeState {
 
     @Override
     public HealthStatus health(EntityKind kind, String name) {
-      return health.getOrDefault(kind, Map.of()).getOrDefault(name, HealthStatus.UNKNOWN);
+      return health.status(kind, name);
     }
 
     @Override
     public PlanBuilder.LastKnown lastKnown(EntityKind kind, String name) {
-      return lastKnown.isEmpty() ? null : lastKnown.get(new Target(kind, name));
+      return health.lastKnown(kind, name);
     }
 
     @Override
@@ -109,7 +98,7 @@ public final class EdgeState {
 
     @Override
     public void changesAt(long millis) {
-      expiries.add(new Expiry(millis, planning));
+      expiries.add(millis, planning);
     }
   };
   private final PolicyState policies = new PolicyState();
@@ -127,7 +116,7 @@ public final class EdgeState {
   }
 
   /** @param clock epoch milliseconds, for how old a last known state is (R-OP-2) */
-  public EdgeState(long version, java.util.function.LongSupplier clock) {
+  public EdgeState(long version, LongSupplier clock) {
     this.version = version;
     this.clock = clock;
   }
@@ -188,10 +177,10 @@ public final class EdgeState {
     ManagedZone before = zones.get(name);
     List<String> problems = zone == null ? List.of() : DnsConfigRules.zone(name, zone);
     if (!accepted("zone " + name, problems)) {
-      return new Rejection(problems, before, zoneOffsets.getOrDefault(name, -1L));
+      return new Rejection(problems, before, zones.offset(name));
     }
     if (Objects.equals(before, zone)) {
-      put(zoneOffsets, name, zone == null ? null : offset);
+      zones.offset(name, zone, offset);
       return null;
     }
     // Record sets in force were checked against the version before; only these fields can change that.
@@ -203,10 +192,9 @@ public final class EdgeState {
         .flatMap(e -> e.getValue().stream().map(p -> "record set " + e.getKey() + " in force: " + p)).toList();
     if (before != null && !breaking.isEmpty()) {
       accepted("zone " + name, breaking);
-      return new Rejection(breaking, before, zoneOffsets.getOrDefault(name, -1L));
+      return new Rejection(breaking, before, zones.offset(name));
     }
-    put(zones, name, zone);
-    put(zoneOffsets, name, zone == null ? null : offset);
+    zones.put(name, zone, offset);
     dirtyZones.add(name);
     for (String key : sameRules ? List.<String>of() : byZone.get(name)) {
       boolean block = conflicts.containsKey(key);
@@ -222,7 +210,7 @@ public final class EdgeState {
 
   /** The problems each record set in force in the zone would have under {@code zone}. */
   private Map<String, List<String>> conflicts(String name, ManagedZone zone) {
-    Map<String, List<String>> conflicts = new java.util.TreeMap<>();
+    Map<String, List<String>> conflicts = new TreeMap<>();
     for (String key : byZone.get(name)) {
       List<String> problems = DnsConfigRules.policyInZone(key, recordSets.get(key), zone);
       if (!problems.isEmpty()) {
@@ -234,13 +222,14 @@ public final class EdgeState {
 
   /** A record set that breaks a rule is not served; the previous valid version stays in force. */
   public Rejection recordSet(String key, ResourceRecordSet rrs, long offset) {
-    List<String> problems = rrs == null ? List.of() : problems(key, rrs);
+    Map<String, Record> parsed = new HashMap<>();
+    List<String> problems = rrs == null ? List.of() : problems(key, rrs, parsed);
     if (!accepted("record set " + key, problems)) {
-      return new Rejection(problems, recordSets.get(key), recordSetOffsets.getOrDefault(key, -1L));
+      return new Rejection(problems, recordSets.get(key), recordSets.offset(key));
     }
+    put(unplanned, key, rrs == null || !key.equals(DnsConfigRules.liveKey(key)) ? null : parsed);
     blocked.remove(key);
-    ResourceRecordSet before = put(recordSets, key, rrs);
-    put(recordSetOffsets, key, rrs == null ? null : offset);
+    ResourceRecordSet before = recordSets.put(key, rrs, offset);
     List<Target> was = targets(before);
     List<Target> now = targets(rrs);
     // A new version that checks the same targets in the same zone (a TTL or weight changed: most
@@ -269,8 +258,8 @@ public final class EdgeState {
   }
 
   /** Its own rules, and those of the zone in force (R-FO-6, R-DNSHC-5, ...) when that is known. */
-  private List<String> problems(String key, ResourceRecordSet rrs) {
-    List<String> problems = DnsConfigRules.recordSet(key, rrs, null);
+  private List<String> problems(String key, ResourceRecordSet rrs, Map<String, Record> parsed) {
+    List<String> problems = DnsConfigRules.recordSet(key, rrs, null, parsed);
     ManagedZone zone = zones.get(rrs.getZone());
     if (problems.isEmpty() && zone != null) {
       problems = DnsConfigRules.policyInZone(key, rrs, zone);
@@ -283,27 +272,7 @@ public final class EdgeState {
    * {@code as} rather than as the default does (R-OP-2): HEALTHY on a last known state, or UNHEALTHY.
    */
   public long unknownCountedAs(HealthStatus as) {
-    return countedTotals.get(as == HealthStatus.HEALTHY ? 0 : 1);
-  }
-
-  private void countUnknown(String key, RecordSetEntry entry) {
-    int[] counts = new int[2];
-    if (entry != null) {
-      for (io.healthmesh.edge.routing.Bucket b : entry.plan().buckets()) {
-        for (io.healthmesh.edge.routing.Address a : b.addresses()) {
-          if (a.checked() && a.status() == HealthStatus.UNKNOWN && a.counted() != HealthStatus.UNKNOWN) {
-            counts[a.counted() == HealthStatus.HEALTHY ? 0 : 1]++;
-          }
-        }
-      }
-    }
-    int[] before = counts[0] + counts[1] == 0 ? countedUnknown.remove(key) : countedUnknown.put(key, counts);
-    for (int i = 0; i < 2; i++) {
-      int delta = counts[i] - (before == null ? 0 : before[i]);
-      if (delta != 0) {
-        countedTotals.addAndGet(i, delta);
-      }
-    }
+    return unknownCounts.total(as);
   }
 
   /** Configuration records ignored because they broke a rule. */
@@ -330,10 +299,9 @@ public final class EdgeState {
     List<String> problems = rule == null || name.equals(rule.getName()) ? List.of()
         : List.of("name: '" + rule.getName() + "' differs from the record key '" + name + "'");
     if (!accepted("forwarding rule " + name, problems)) {
-      return new Rejection(problems, forwardingRules.get(name), ruleOffsets.getOrDefault(name, -1L));
+      return new Rejection(problems, forwardingRules.get(name), forwardingRules.offset(name));
     }
-    put(ruleOffsets, name, rule == null ? null : offset);
-    if (!Objects.equals(put(forwardingRules, name, rule), rule)) {
+    if (!Objects.equals(forwardingRules.put(name, rule, offset), rule)) {
       dirtyRecordSets.addAll(dependents.get(new Target(EntityKind.FORWARDING_RULE, name)));
     }
     return null;
@@ -349,15 +317,9 @@ public final class EdgeState {
    *     is UNKNOWN (R-OP-2); null when it was never known
    */
   public boolean health(EntityKind kind, String name, HealthStatus status, PlanBuilder.LastKnown last) {
-    boolean changed = put(health.computeIfAbsent(kind, k -> new HashMap<>()), name, status) != status;
-    PlanBuilder.LastKnown kept = status == HealthStatus.UNKNOWN ? last : null;
-    Target target = null;
-    if (kept != null || !lastKnown.isEmpty()) {
-      target = new Target(kind, name);
-      changed |= !Objects.equals(put(lastKnown, target, kept), kept);
-    }
+    boolean changed = health.put(kind, name, status, last);
     if (changed) {
-      dirtyRecordSets.addAll(dependents.get(target != null ? target : new Target(kind, name)));
+      dirtyRecordSets.addAll(dependents.get(new Target(kind, name)));
     }
     return changed;
   }
@@ -367,15 +329,13 @@ public final class EdgeState {
    * @return whether there are any, so that a snapshot is due
    */
   public boolean expire() {
-    long now = clock.getAsLong();
-    boolean due = false;
-    while (!expiries.isEmpty() && expiries.peek().at() <= now) {
-      String key = expiries.poll().key();
-      if (recordSets.containsKey(key)) {
-        due |= dirtyRecordSets.add(key);
+    boolean[] due = {false};
+    expiries.takeDue(clock.getAsLong(), key -> {
+      if (recordSets.has(key)) {
+        due[0] |= dirtyRecordSets.add(key);
       }
-    }
-    return due;
+    });
+    return due[0];
   }
 
   public void offset(String topicPartition, long offset) {
@@ -437,6 +397,7 @@ public final class EdgeState {
     planning = key;
     RecordSetEntry entry = null;
     Placement placement = null;
+    Map<String, Record> parsed = unplanned.remove(key);
     ResourceRecordSet rrs = blocked.contains(key) ? null : recordSets.get(key);
     if (rrs != null) {
       try {
@@ -447,9 +408,9 @@ public final class EdgeState {
         }
         String dryKey = key + DnsConfigRules.DRY_RUN;
         ResourceRecordSet dryRun = blocked.contains(dryKey) ? null : recordSets.get(dryKey);
-        entry = Entries.entry(rrs, owner, type, PlanBuilder.plan(rrs, targets), recordSetOffsets.get(key),
-            entries.get(key), dryRun == null ? null
-                : new RecordSetEntry.DryRun(PlanBuilder.plan(dryRun, targets), recordSetOffsets.get(dryKey)));
+        entry = Entries.entry(rrs, owner, type, PlanBuilder.plan(rrs, targets), recordSets.offset(key),
+            entries.get(key), parsed, dryRun == null ? null
+                : new RecordSetEntry.DryRun(PlanBuilder.plan(dryRun, targets), recordSets.offset(dryKey)));
         placement = new Placement(rrs.getZone(), new ZoneBuild.Slot(owner, type));
       } catch (TextParseException | RuntimeException e) {
         LOG.warn("record set {} left out of the snapshot: {}", key, e.toString());
@@ -457,7 +418,7 @@ public final class EdgeState {
     }
     Placement before = placement == null ? placements.remove(key) : placements.put(key, placement);
     put(entries, key, entry);
-    countUnknown(key, entry);
+    unknownCounts.count(key, entry);
     if (!Objects.equals(before, placement)) {
       claim(key, before, false);
     }
