@@ -7,7 +7,9 @@ import io.healthmesh.cli.audit.ConfigHistory;
 import io.healthmesh.cli.audit.Explainer;
 import io.healthmesh.cli.audit.PolicyPath;
 import io.healthmesh.cli.config.AvroJson;
-import io.healthmesh.edge.routing.SubnetRegions;
+import io.healthmesh.edge.explain.QueryRoute;
+import io.healthmesh.edge.explain.RecordSetView;
+import io.healthmesh.edge.explain.SourceRegions;
 import io.healthmesh.events.DnsDecision;
 import io.healthmesh.net.Cidr;
 import java.io.PrintWriter;
@@ -63,7 +65,7 @@ final class ExplainCommand extends AuditCommand.Base {
     AuditData data = data();
     ConfigHistory config = data.config();
     PolicyPath.Path path = client == null ? null : PolicyPath.explain(config, at, client, name);
-    if (path != null && path.way() != PolicyPath.Way.ZONE) {
+    if (path != null && path.way() != QueryRoute.Way.ZONE) {
       if (format == AuditCommand.Format.json) {
         json(AuditCommand.JSON.valueToTree(Map.of("client", client.getHostAddress(), "path", path)));
       } else {
@@ -139,7 +141,7 @@ final class ExplainCommand extends AuditCommand.Base {
       }
     }
     out.println(indent + "answers:");
-    for (Explainer.Outcome o : x.outcomes()) {
+    for (RecordSetView.Outcome o : x.outcomes()) {
       out.printf("%s  %6.2f%%  %-30s bucket %-24s %-13s %s%n", indent, o.probability() * 100,
           String.join(" ", o.answer()), o.bucket(), o.reason(), o.rule());
     }
@@ -157,7 +159,7 @@ final class ExplainCommand extends AuditCommand.Base {
           "--client-subnet needs --subnet-regions, the edges' dns.client.subnet.regions");
     }
     List<String> problems = new ArrayList<>();
-    SubnetRegions regions = SubnetRegions.parse(subnetRegions, problems::add);
+    SourceRegions regions = SourceRegions.parse(subnetRegions, problems::add);
     Cidr subnet = null;
     try {
       subnet = Cidr.parse(clientSubnet); // an address alone is its full-length prefix
@@ -168,7 +170,7 @@ final class ExplainCommand extends AuditCommand.Base {
       throw new CommandLine.ParameterException(spec.commandLine(), String.join("; ", problems));
     }
     // The edge's own rule, source prefix length included (R-GEO-1).
-    String mapped = regions.regionOf(subnet.network(), subnet.prefix());
+    String mapped = regions.regionOf(subnet);
     if (mapped != null) {
       return mapped;
     }

@@ -3,6 +3,7 @@ package io.healthmesh.tests;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
@@ -11,8 +12,17 @@ import com.tngtech.archunit.lang.ArchRule;
  * The modules' layering, as the README's module table states it: each module uses only those
  * above it, the topology and the edge never use each other, and the shared module none of them.
  */
-@AnalyzeClasses(packages = "io.healthmesh", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(packages = "io.healthmesh",
+    importOptions = {ImportOption.DoNotIncludeTests.class, ModuleLayeringTest.NoTestJars.class})
 class ModuleLayeringTest {
+  /** Other modules' tests reach this one as test jars, which DoNotIncludeTests does not recognise. */
+  static final class NoTestJars implements ImportOption {
+    @Override
+    public boolean includes(Location location) {
+      return !location.contains("-tests.jar") && !location.contains("/test-classes/");
+    }
+  }
+
   private static final String[] SHARED = {"io.healthmesh.schemas..", "io.healthmesh.net..", "io.healthmesh.rules..",
       "io.healthmesh.settings..", "io.healthmesh.observability..", "io.healthmesh.config..", "io.healthmesh.events..",
       "io.healthmesh.internal.."};
@@ -49,6 +59,53 @@ class ModuleLayeringTest {
   static final ArchRule haproxyAdapterUsesOnlyTheSharedModule = noClasses().that().resideInAPackage("io.healthmesh.haproxy..")
       .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.streams..", "io.healthmesh.edge..",
           "io.healthmesh.xds..", "io.healthmesh.cli..", "io.healthmesh.registry..", "io.healthmesh.kafka.embedded..");
+
+  // The edge's rooms (package-info of each): other modules use only its wiring, its rules, its
+  // explanations and its DNSSEC key files; inside, each room sees only the rooms beneath it.
+  private static final String EDGE = "io.healthmesh.edge";
+
+  private static String[] edge(String... rooms) {
+    String[] packages = new String[rooms.length];
+    for (int i = 0; i < rooms.length; i++) {
+      packages[i] = EDGE + "." + rooms[i] + "..";
+    }
+    return packages;
+  }
+
+  @ArchTest
+  static final ArchRule otherModulesUseOnlyTheEdgesPublishedApi = noClasses().that().resideOutsideOfPackage(EDGE + "..")
+      .should().dependOnClassesThat().resideInAnyPackage(edge("state", "follow", "answer", "server", "log", "status",
+          "routing", "policy", "forward", "collect"));
+
+  @ArchTest
+  static final ArchRule edgeRoomsNeverUseTheWiring = noClasses().that().resideInAnyPackage(edge("state", "follow",
+          "answer", "server", "log", "status", "routing", "policy", "rules", "forward", "collect", "dnssec", "explain"))
+      .should().dependOnClassesThat().resideInAPackage(EDGE);
+
+  @ArchTest
+  static final ArchRule onlyTheFollowerTheLogsAndTheStatusTalkToKafka = noClasses().that().resideInAnyPackage(edge(
+          "state", "answer", "server", "routing", "policy", "rules", "forward", "collect", "dnssec", "explain"))
+      .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka..");
+
+  @ArchTest
+  static final ArchRule edgeTransportKnowsOnlyTheResponder = noClasses().that().resideInAnyPackage(edge("server"))
+      .should().dependOnClassesThat().resideInAnyPackage(edge("state", "follow", "routing", "policy", "dnssec", "log",
+          "status", "explain", "forward", "rules"));
+
+  @ArchTest
+  static final ArchRule answeringKnowsNoTransportNorFollower = noClasses().that().resideInAnyPackage(edge("answer"))
+      .should().dependOnClassesThat().resideInAnyPackage(edge("server", "follow", "log", "status", "explain"));
+
+  @ArchTest
+  static final ArchRule edgeModelKnowsNothingAboveIt = noClasses().that().resideInAnyPackage(edge("state"))
+      .should().dependOnClassesThat().resideInAnyPackage(edge("follow", "answer", "server", "log", "status", "explain",
+          "dnssec"));
+
+  @ArchTest
+  static final ArchRule routingAndPoliciesKnowNoModel = noClasses().that().resideInAnyPackage(edge("routing", "policy",
+          "rules", "forward", "collect"))
+      .should().dependOnClassesThat().resideInAnyPackage(edge("state", "follow", "answer", "server", "log", "status",
+          "explain", "dnssec"));
 
   // Inside the topology: each stage is a room that sees only the shared rooms beneath it (codec,
   // output, store, rules), never another stage or the wiring (io.healthmesh.streams itself).

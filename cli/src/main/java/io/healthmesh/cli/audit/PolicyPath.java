@@ -5,81 +5,53 @@ import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ResponsePolicy;
 import io.healthmesh.config.ResponsePolicyRule;
 import io.healthmesh.config.ServerPolicy;
-import io.healthmesh.edge.policy.Access;
-import io.healthmesh.edge.policy.RuleEntry;
-import io.healthmesh.edge.state.EdgeState;
-import io.healthmesh.edge.state.Route;
-import io.healthmesh.edge.state.Snapshot;
+import io.healthmesh.edge.explain.QueryRoute;
 import java.net.InetAddress;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
-import org.xbill.DNS.Name;
 
 /**
  * Which way a client's query went at an instant (R-RP-1, R-SP-1): the response-policy rule that
- * answered, the zone, a forward, or a refusal. The edge's own state and lookups decide it, fed
- * the versions in force then, so an audit and an edge can never disagree.
+ * answered, the zone, a forward, or a refusal. The edge's own state and lookups decide it
+ * ({@link QueryRoute}), fed the versions in force then, so an audit and an edge can never disagree.
  */
 public final class PolicyPath {
   private PolicyPath() {}
 
-  /** What answered. */
-  public enum Way { RULE, ZONE, FORWARDED, REFUSED }
-
-  /** @param rule the rule that matched, or null; @param zone the zone that serves the name, or null */
+  /** The edge's {@link QueryRoute.Path}, with its outcome said in a sentence. */
   public record Path(String serverPolicy, boolean inbound, String responsePolicy, String rule, String ruleBehavior,
-      String zone, List<String> forwardedTo, Way way, String outcome) {}
+      String zone, List<String> forwardedTo, QueryRoute.Way way, String outcome) {}
 
   public static Path explain(ConfigHistory config, Instant at, InetAddress client, String name) throws Exception {
-    EdgeState state = new EdgeState();
-    each(config, ResourceKind.MANAGED_ZONE, at, (k, v) -> state.zone(k, (ManagedZone) v, -1));
-    each(config, ResourceKind.RESPONSE_POLICY, at, (k, v) -> state.responsePolicy(k, (ResponsePolicy) v, -1));
-    each(config, ResourceKind.RESPONSE_POLICY_RULE, at, (k, v) -> state.responsePolicyRule(k, (ResponsePolicyRule) v, -1));
-    each(config, ResourceKind.SERVER_POLICY, at, (k, v) -> state.serverPolicy(k, (ServerPolicy) v, -1));
-    Snapshot snapshot = state.snapshot(true);
-    Name qname = Name.fromString(name.endsWith(".") ? name : name + ".");
-    Access access = snapshot.policies().access(client);
-    String server = access.serverPolicy() == null ? null : access.serverPolicy().name();
-    String policy = access.responsePolicy() == null ? null : access.responsePolicy().policy();
-    // Shown even when it bypasses, so the reader sees why the policy did not answer.
-    RuleEntry rule = access.responsePolicy() == null ? null : access.responsePolicy().match(qname);
-    String ruleName = rule == null ? null : rule.ruleName();
-    String behavior = rule == null ? null : rule.local().isEmpty() ? rule.behavior().name() : "localData";
-    // The responder's own decision.
-    Route route = snapshot.route(access, qname);
-    if (route instanceof Route.ByRule) {
-      return new Path(server, access.inbound(), policy, ruleName, behavior, null, List.of(), Way.RULE,
-          "answered by response-policy rule " + policy + "/" + ruleName + " (" + behavior + "), before any zone");
-    }
-    if (route instanceof Route.ByZone byZone) {
-      String zoneName = byZone.zone().config().getName();
-      return new Path(server, access.inbound(), policy, ruleName, behavior, zoneName, List.of(), Way.ZONE,
-          "answered by zone " + zoneName + " (audit explain NAME TYPE tells how)");
-    }
-    if (route instanceof Route.Refused refused) {
-      String zoneName = refused.zone() == null ? null : refused.zone().config().getName();
-      return new Path(server, access.inbound(), policy, ruleName, behavior, zoneName, List.of(), Way.REFUSED,
-          "REFUSED: " + (zoneName != null ? "zone " + zoneName + " does not admit this client, and " : "")
-              + "no server policy forwards for it");
-    }
-    Route.Forwarded forwarded = (Route.Forwarded) route;
-    String zoneName = forwarded.zone() == null ? null : forwarded.zone().config().getName();
-    List<String> to = forwarded.targets().stream().map(t -> t.getAddress().getHostAddress() + ":" + t.getPort())
-        .toList();
-    return new Path(server, access.inbound(), policy, ruleName, behavior, zoneName, to, Way.FORWARDED,
-        "forwarded by " + (zoneName != null ? "forwarding zone " + zoneName : "server policy " + server)
-            + " to " + String.join(", ", to) + " (within dns.forward.rate.per.client)");
+    QueryRoute.Path p = QueryRoute.of(new QueryRoute.Policies(all(config, ResourceKind.MANAGED_ZONE, at,
+        ManagedZone.class), all(config, ResourceKind.RESPONSE_POLICY, at, ResponsePolicy.class),
+        all(config, ResourceKind.RESPONSE_POLICY_RULE, at, ResponsePolicyRule.class),
+        all(config, ResourceKind.SERVER_POLICY, at, ServerPolicy.class)), client, name);
+    return new Path(p.serverPolicy(), p.inbound(), p.responsePolicy(), p.rule(), p.ruleBehavior(), p.zone(),
+        p.forwardedTo(), p.way(), outcome(p));
   }
 
-  private interface Apply {
-    Object apply(String key, SpecificRecord value) throws Exception;
+  private static String outcome(QueryRoute.Path p) {
+    return switch (p.way()) {
+      case RULE -> "answered by response-policy rule " + p.responsePolicy() + "/" + p.rule() + " ("
+          + p.ruleBehavior() + "), before any zone";
+      case ZONE -> "answered by zone " + p.zone() + " (audit explain NAME TYPE tells how)";
+      case REFUSED -> "REFUSED: " + (p.zone() != null ? "zone " + p.zone() + " does not admit this client, and " : "")
+          + "no server policy forwards for it";
+      case FORWARDED -> "forwarded by " + (p.zone() != null ? "forwarding zone " + p.zone()
+          : "server policy " + p.serverPolicy()) + " to " + String.join(", ", p.forwardedTo())
+          + " (within dns.forward.rate.per.client)";
+    };
   }
 
-  private static void each(ConfigHistory config, ResourceKind kind, Instant at, Apply apply) throws Exception {
-    for (Map.Entry<String, SpecificRecord> e : new java.util.TreeMap<>(config.all(kind, at)).entrySet()) {
-      apply.apply(e.getKey(), e.getValue());
+  private static <T> Map<String, T> all(ConfigHistory config, ResourceKind kind, Instant at, Class<T> type) {
+    Map<String, T> all = new HashMap<>();
+    for (Map.Entry<String, SpecificRecord> e : config.all(kind, at).entrySet()) {
+      all.put(e.getKey(), type.cast(e.getValue()));
     }
+    return all;
   }
 }

@@ -10,6 +10,7 @@ import io.healthmesh.config.PrimaryBackupPolicy;
 import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.config.RoutingPolicy;
 import io.healthmesh.config.UnknownTargetBehavior;
+import io.healthmesh.edge.explain.RecordSetView;
 import io.healthmesh.events.DecisionReason;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
@@ -65,17 +66,17 @@ class ExplainerTest {
 
     Explainer.Explanation old = explain(x, T0.plusSeconds(160));
     assertThat(old.buckets().get(0).addresses().get(0).countedAs()).as("60 s on: the default").isNull();
-    assertThat(old.outcomes()).extracting(Explainer.Outcome::reason).contains(DecisionReason.PRIMARY);
+    assertThat(old.outcomes()).extracting(RecordSetView.Outcome::reason).contains(DecisionReason.PRIMARY);
   }
 
   @Test
   void explainsAnUnknownPrimaryAsTheSeedDoes_byDefault_R_OP_2() {
     Explainer.Explanation seed = explain(explainer(UnknownTargetBehavior.COUNT_HEALTHY, 0), T0.plusSeconds(120));
     assertThat(seed.buckets().get(0).addresses().get(0).countedAs()).isNull();
-    assertThat(seed.outcomes()).extracting(Explainer.Outcome::reason).contains(DecisionReason.PRIMARY);
+    assertThat(seed.outcomes()).extracting(RecordSetView.Outcome::reason).contains(DecisionReason.PRIMARY);
     Explainer.Explanation wary = explain(explainer(UnknownTargetBehavior.COUNT_UNHEALTHY, 0), T0.plusSeconds(120));
     assertThat(wary.buckets().get(0).addresses().get(0).countedAs()).isEqualTo(HealthStatus.UNHEALTHY);
-    assertThat(wary.outcomes()).singleElement().extracting(Explainer.Outcome::reason).isEqualTo(DecisionReason.FAILOVER);
+    assertThat(wary.outcomes()).singleElement().extracting(RecordSetView.Outcome::reason).isEqualTo(DecisionReason.FAILOVER);
   }
 
   @Test
