@@ -33,6 +33,14 @@ public final class ClusterOptions {
           + " schema registry's client keys (basic.auth.user.info, schema.registry.ssl.truststore.*).")
   Path clientConfig;
 
+  public String bootstrapServers() {
+    return bootstrapServers;
+  }
+
+  public String schemaRegistryUrl() {
+    return schemaRegistryUrl;
+  }
+
   /** Client properties: the file's, then the bootstrap servers. */
   public Map<String, Object> client() {
     Map<String, Object> props = new HashMap<>(clientFile());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.healthmesh.cli.launch.Demo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,13 +35,13 @@ class AuditIT {
     demo = Demo.start(dir, true, Demo.Ports.free());
     awaitComposite("HEALTHY", Duration.ofSeconds(60));
     // The incident's timeline: the sleeps are how long each phase lasts, not waits for a condition.
-    demo.faults.fail("orders-use1/vm-1"); // 2 of 3 left: the 60%/2 policy keeps the source HEALTHY
+    demo.faults().fail("orders-use1/vm-1"); // 2 of 3 left: the 60%/2 policy keeps the source HEALTHY
     Thread.sleep(5_000);
-    demo.faults.heal("all");
+    demo.faults().heal("all");
     Thread.sleep(4_000);
-    demo.faults.fail("orders-use1");
+    demo.faults().fail("orders-use1");
     DemoAnswers.awaitMajority(demo, "failover", "db", "127.0.2.100", Duration.ofSeconds(30));
-    demo.faults.heal("all");
+    demo.faults().heal("all");
     DemoAnswers.awaitMajority(demo, "recovery", "db", "127.0.1.100", Duration.ofSeconds(30));
     Thread.sleep(2_000);
   }

@@ -1,5 +1,6 @@
 package io.healthmesh.cli;
 
+import io.healthmesh.cli.launch.Demo;
 import io.healthmesh.kafka.embedded.EmbeddedKafka;
 import io.healthmesh.registry.RegistrySettings;
 import io.healthmesh.registry.SchemaRegistry;
@@ -58,7 +59,7 @@ final class Cli implements AutoCloseable {
 
   /** healthctl against a running demo. */
   static Run run(Demo demo, String... args) {
-    return execute(demo.bootstrap, demo.registryUrl, args);
+    return execute(demo.bootstrap(), demo.registryUrl(), args);
   }
 
   /** healthctl's JSON output against a running demo; it must succeed. */

@@ -2,6 +2,7 @@ package io.healthmesh.cli;
 
 import static org.awaitility.Awaitility.await;
 
+import io.healthmesh.cli.launch.Demo;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.xbill.DNS.DClass;
@@ -18,7 +19,7 @@ final class DemoAnswers {
 
   /** Until at least 15 of 20 A answers for {@code name}.example.internal. are {@code address}. */
   static void awaitMajority(Demo demo, String what, String name, String address, Duration timeout) throws Exception {
-    SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", demo.edges.get(0).port()));
+    SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", demo.edges().get(0).port()));
     resolver.setTimeout(Duration.ofSeconds(2));
     Message query = Message.newQuery(Record.newRecord(Name.fromConstantString(name + ".example.internal."), Type.A, DClass.IN));
     await(what + ": " + name + " answers " + address).atMost(timeout).pollInterval(Duration.ofMillis(200)).until(() -> {

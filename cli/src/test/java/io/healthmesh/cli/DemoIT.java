@@ -3,6 +3,7 @@ package io.healthmesh.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.healthmesh.cli.launch.Demo;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -21,32 +22,32 @@ class DemoIT {
   @Test
   void failsOverInDnsWithinSeconds_whenABackendFails_andComesBackOnRestart(@TempDir Path dir) throws Exception {
     try (Demo demo = Demo.start(dir, true, Demo.Ports.free())) {
-      assertThat(demo.banner()).contains("dig @127.0.0.1 -p " + demo.edges.get(0).port() + " api.example.internal");
+      assertThat(demo.banner()).contains("dig @127.0.0.1 -p " + demo.edges().get(0).port() + " api.example.internal");
       DemoAnswers.awaitMajority(demo, "up", "db", "127.0.1.100", Duration.ofSeconds(30));
       assertDelvValidates(demo, dir); // R-DNSSEC-1
-      String xds = "127.0.0.1:" + demo.xds.port();
+      String xds = "127.0.0.1:" + demo.xds().port();
       assertThat(demo.banner()).contains("./healthctl xds watch orders-global --server " + xds);
       awaitCalls(demo, "us-east1"); // R-XDS-1: gRPC's own xDS client reaches the preferred region
       await("the xDS server reports").atMost(Duration.ofSeconds(20)).until(() ->
-          Cli.execute(demo.bootstrap, demo.registryUrl, "status", "--xds").out()
+          Cli.execute(demo.bootstrap(), demo.registryUrl(), "status", "--xds").out()
               .contains("xDS server xds-demo: ready, 1 consumer backend service(s)"));
 
       // From another terminal: no --data-dir, the demo is reached through its Kafka.
-      Cli.Run fail = Cli.execute(demo.bootstrap, demo.registryUrl, "demo", "fail", "orders-use1");
+      Cli.Run fail = Cli.execute(demo.bootstrap(), demo.registryUrl(), "demo", "fail", "orders-use1");
       assertThat(fail.exit()).as(fail.err()).isZero();
       assertThat(fail.out()).contains("orders-use1 now fails").contains("failing now: orders-use1");
       DemoAnswers.awaitMajority(demo, "failover to the backup", "db", "127.0.2.100", Duration.ofSeconds(20));
       DemoAnswers.awaitMajority(demo, "WRR shifts its share", "api", "127.0.2.100", Duration.ofSeconds(5));
       awaitCalls(demo, "europe-west1"); // R-XDS-4: the consumer's calls fail over as R-CH-8 decides
-      Cli.Run down = Cli.execute(demo.bootstrap, demo.registryUrl, "status", "--kind", "endpoint", "--state", "UNHEALTHY");
+      Cli.Run down = Cli.execute(demo.bootstrap(), demo.registryUrl(), "status", "--kind", "endpoint", "--state", "UNHEALTHY");
       assertThat(down.exit()).as(down.err()).isZero();
       assertThat(down.out()).contains("orders-use1/vm-1").contains("UNHEALTHY").contains("2 up/2 down")
           .doesNotContain("orders-euw1/");
-      Cli.Run composites = Cli.execute(demo.bootstrap, demo.registryUrl, "status", "--kind", "composite-health-check");
+      Cli.Run composites = Cli.execute(demo.bootstrap(), demo.registryUrl(), "status", "--kind", "composite-health-check");
       assertThat(composites.out()).as("the seed's style, R-OP-4").contains("orders-use1-chc").contains(" ALL ");
       awaitEdgesAgree(demo, Duration.ofSeconds(30));
 
-      Cli.Run heal = Cli.execute(demo.bootstrap, demo.registryUrl, "demo", "heal", "all");
+      Cli.Run heal = Cli.execute(demo.bootstrap(), demo.registryUrl(), "demo", "heal", "all");
       assertThat(heal.out()).contains("nothing fails now");
       DemoAnswers.awaitMajority(demo, "back on the primary", "db", "127.0.1.100", Duration.ofSeconds(20));
       awaitCalls(demo, "us-east1");
@@ -72,7 +73,7 @@ class DemoIT {
     java.nio.file.Files.writeString(anchors, "trust-anchors { \"" + f[0] + "\" static-ds " + f[4] + " " + f[5] + " "
         + f[6] + " \"" + f[7] + "\"; };\n");
     assertThat(demo.banner()).contains("+dnssec");
-    for (var edge : demo.edges) {
+    for (var edge : demo.edges()) {
       for (String name : java.util.List.of("api", "db", "www")) { // WRR, failover with trickle, geo
         Process delv = new ProcessBuilder("delv", "@127.0.0.1", "-p", String.valueOf(edge.port()), "-a",
             anchors.toString(), "+root=" + Demo.DEMO_ZONE, name + ".example.internal", "A").redirectErrorStream(true)
@@ -104,7 +105,7 @@ class DemoIT {
     try {
       await("calls through xds:///orders-global reach " + region).atMost(Duration.ofSeconds(30)).until(() -> {
         Cli.Run run = Cli.execute(null, null, "xds", "watch", "orders-global", "--server",
-            "127.0.0.1:" + demo.xds.port(), "--count", "1");
+            "127.0.0.1:" + demo.xds().port(), "--count", "1");
         last.set(run.out() + run.err());
         return run.exit() == 0 && run.out().matches("(?s).*orders-global -> \\{" + region + "=\\d+}\\s*");
       });
@@ -118,7 +119,7 @@ class DemoIT {
     AtomicReference<String> last = new AtomicReference<>("");
     try {
       await("both edges report the same state").atMost(timeout).pollInterval(Duration.ofMillis(500)).until(() -> {
-        Cli.Run run = Cli.execute(demo.bootstrap, demo.registryUrl, "status", "--edges");
+        Cli.Run run = Cli.execute(demo.bootstrap(), demo.registryUrl(), "status", "--edges");
         last.set(run.out() + run.err());
         return run.exit() == 0 && run.out().contains("all 2 reporting edge(s) serve the same state")
             && run.out().contains("edge-us-east1") && run.out().contains("edge-europe-west1")

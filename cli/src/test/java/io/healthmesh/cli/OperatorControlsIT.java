@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.healthmesh.cli.launch.Demo;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
@@ -101,7 +102,7 @@ class OperatorControlsIT {
     Path config = dir.resolve("controls.yaml");
     assertThat(SEED).contains("seed.example.internal.").doesNotContain("LAST_KNOWN");
     Files.writeString(config, CONFIG + SEED);
-    Cli.Run apply = Cli.execute(demo.bootstrap, demo.registryUrl, "apply", "-f", config.toString());
+    Cli.Run apply = Cli.execute(demo.bootstrap(), demo.registryUrl(), "apply", "-f", config.toString());
     assertThat(apply.exit()).as(apply.err()).isZero();
   }
 
@@ -118,8 +119,8 @@ class OperatorControlsIT {
     private volatile boolean running = true;
 
     Prober() {
-      SchemaRegistryClient registry = new RestSchemaRegistryClient(demo.registryUrl);
-      producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, demo.bootstrap),
+      SchemaRegistryClient registry = new RestSchemaRegistryClient(demo.registryUrl());
+      producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, demo.bootstrap()),
           Topics.PROBE_RESULTS.keySerde(registry).serializer(), Topics.PROBE_RESULTS.valueSerde(registry).serializer());
       thread = new Thread(() -> {
         while (running) {
@@ -154,7 +155,7 @@ class OperatorControlsIT {
     List<String> reasons = new ArrayList<>();
     timeline.forEach(t -> reasons.add(t.get("cause").get("reason").asText()));
     assertThat(reasons).containsSubsequence("PROBE", "PROBE", "FLAP_DAMPING", "FLAP_DAMPING");
-    Cli.Run status = Cli.execute(demo.bootstrap, demo.registryUrl, "status", "--kind", "endpoint", "--name", "flappy/*");
+    Cli.Run status = Cli.execute(demo.bootstrap(), demo.registryUrl(), "status", "--kind", "endpoint", "--name", "flappy/*");
     assertThat(status.out()).contains("flappy/vm-1").contains("damp >1/300s");
   }
 
@@ -212,16 +213,16 @@ class OperatorControlsIT {
     Path dryRun = tmp.resolve("dry-run.yaml");
     Files.writeString(dryRun, "kind: ResourceRecordSet\nzone: internal\nname: tried.example.internal.\ntype: A\n"
         + "ttl: 5\ndryRun: true\nrrdatas: [10.9.9.2]\n");
-    Cli.Run apply = Cli.execute(demo.bootstrap, demo.registryUrl, "apply", "-f", dryRun.toString());
+    Cli.Run apply = Cli.execute(demo.bootstrap(), demo.registryUrl(), "apply", "-f", dryRun.toString());
     assertThat(apply.exit()).as(apply.err()).isZero();
     assertThat(apply.out()).contains("internal/tried.example.internal./A/dry-run");
-    String metrics = "http://127.0.0.1:" + demo.metrics.get("edge us-east1").port() + "/metrics";
+    String metrics = "http://127.0.0.1:" + demo.metrics().get("edge us-east1").port() + "/metrics";
     await("the edge decides the dry run").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() -> {
       assertThat(answers("tried")).as("never the dry run's answer").containsExactly("10.9.9.1");
       return scrape(metrics).lines().anyMatch(l -> l.startsWith("healthmesh_dns_dry_run_answers_total{")
           && l.contains("differs=\"true\"") && l.contains("reason=\"STATIC\"") && !l.endsWith(" 0.0"));
     });
-    String explained = Cli.execute(demo.bootstrap, demo.registryUrl, "audit", "explain", "tried.example.internal", "A",
+    String explained = Cli.execute(demo.bootstrap(), demo.registryUrl(), "audit", "explain", "tried.example.internal", "A",
         "--at", Instant.now().toString(), "--region", "us-east1").out();
     assertThat(explained).contains("beside it, a dry run (not answered, R-OP-5): internal/tried.example.internal./A/dry-run")
         .contains("10.9.9.2");
@@ -237,7 +238,7 @@ class OperatorControlsIT {
     if (!success) {
       args.add("--failure");
     }
-    Cli.Run run = Cli.execute(demo.bootstrap, demo.registryUrl, args.toArray(String[]::new));
+    Cli.Run run = Cli.execute(demo.bootstrap(), demo.registryUrl(), args.toArray(String[]::new));
     assertThat(run.exit()).as(run.err()).isZero();
   }
 
@@ -247,7 +248,7 @@ class OperatorControlsIT {
   }
 
   private static List<String> answers(String name) throws Exception {
-    SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", demo.edges.get(0).port()));
+    SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", demo.edges().get(0).port()));
     resolver.setTimeout(Duration.ofSeconds(2));
     Message m = resolver.send(Message.newQuery(Record.newRecord(Name.fromConstantString(name + ".example.internal."),
         Type.A, DClass.IN)));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.healthmesh.cli.launch.Demo;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -147,7 +148,7 @@ class PolicyCommandsIT {
   }
 
   private static Message query(String name) throws Exception {
-    SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", demo.edges.get(0).port()));
+    SimpleResolver resolver = new SimpleResolver(new InetSocketAddress("127.0.0.1", demo.edges().get(0).port()));
     resolver.setTimeout(Duration.ofSeconds(10));
     return resolver.send(Message.newQuery(Record.newRecord(Name.fromConstantString(name), Type.A, DClass.IN)));
   }

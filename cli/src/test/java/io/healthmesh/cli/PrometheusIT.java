@@ -9,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.sun.net.httpserver.HttpServer;
 import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.config.ResourceReader;
+import io.healthmesh.cli.launch.Demo;
 import io.healthmesh.cli.probe.Prober;
 import io.healthmesh.observability.MetricsServer;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
@@ -73,16 +74,16 @@ class PrometheusIT {
     backend.start();
     Process prometheus = null;
     try (Demo demo = Demo.start(dir.resolve("demo"), true, Demo.Ports.free())) {
-      RestSchemaRegistryClient registry = new RestSchemaRegistryClient(demo.registryUrl);
-      ConfigTopics config = new ConfigTopics(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, demo.bootstrap), registry);
+      RestSchemaRegistryClient registry = new RestSchemaRegistryClient(demo.registryUrl());
+      ConfigTopics config = new ConfigTopics(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, demo.bootstrap()), registry);
       config.write(ResourceReader.read("probed", new ByteArrayInputStream(("kind: BackendService\n"
           + "name: probed\nregion: local\nhealthCheck: {protocol: HTTP, port: " + backend.getAddress().getPort()
           + ", checkIntervalSec: 1}\nendpoints: [{id: a, ipAddress: 127.0.0.1}]\n").getBytes(StandardCharsets.UTF_8))).resources());
       PrometheusMeterRegistry proberMeters = MetricsServer.newRegistry("prober");
       try (MetricsServer proberMetrics = MetricsServer.start("127.0.0.1", 0, proberMeters, () -> true);
-          Prober prober = new Prober(config, ProbeCommand.producer(ClusterOptions.of(demo.bootstrap, demo.registryUrl)),
+          Prober prober = new Prober(config, ProbeCommand.producer(ClusterOptions.of(demo.bootstrap(), demo.registryUrl())),
               "it", 2, "local", proberMeters).start(Duration.ofSeconds(1), Duration.ofSeconds(1))) {
-        poisonPill(demo.bootstrap);
+        poisonPill(demo.bootstrap());
         int port = freePort();
         prometheus = startPrometheus(dir, port, demo, proberMetrics);
         String api = "http://127.0.0.1:" + port + "/api/v1/query?query=";
@@ -91,7 +92,7 @@ class PrometheusIT {
         awaitSeries(api, "healthmesh_dead_letters_total > 0", 1, Duration.ofSeconds(30));
         awaitSeries(api, "healthmesh_prober_checks_total", 1, Duration.ofSeconds(30));
 
-        int edgePort = demo.edges.get(0).port();
+        int edgePort = demo.edges().get(0).port();
         query(edgePort, 20);
         Thread.sleep(4_000); // two scrapes after the queries, and rates have two samples
 
@@ -119,8 +120,8 @@ class PrometheusIT {
         assertThat(value(instant(api, "sum(healthmesh_prober_targets)"))).isEqualTo(1);
 
         // both regions fail: api.example.internal answers fail-open, and the alert's expression fires
-        demo.faults.fail("orders-use1");
-        demo.faults.fail("orders-euw1");
+        demo.faults().fail("orders-use1");
+        demo.faults().fail("orders-euw1");
         String failOpen = "sum(rate(healthmesh_dns_answers_total{reason=\"FAIL_OPEN\"}[1m])) > 0";
         await("fail-open answers counted").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(500)).until(() -> {
           query(edgePort, 10);
@@ -165,7 +166,7 @@ class PrometheusIT {
     StringBuilder config = new StringBuilder("global: {scrape_interval: 1s, evaluation_interval: 1s}\n")
         .append("rule_files: [").append(GRAFANA.resolve("rules.yml")).append("]\nscrape_configs:\n");
     Map<String, List<String>> jobs = new LinkedHashMap<>();
-    demo.metrics.forEach((component, server) -> jobs.computeIfAbsent(component.split(" ")[0], c -> new ArrayList<>())
+    demo.metrics().forEach((component, server) -> jobs.computeIfAbsent(component.split(" ")[0], c -> new ArrayList<>())
         .add("127.0.0.1:" + server.port()));
     jobs.put("prober", List.of("127.0.0.1:" + prober.port()));
     jobs.forEach((job, targets) -> config.append("  - job_name: ").append(job).append("\n    static_configs: [{targets: [")

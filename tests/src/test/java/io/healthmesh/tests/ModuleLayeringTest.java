@@ -1,5 +1,8 @@
 package io.healthmesh.tests;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleNameEndingWith;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -59,6 +62,13 @@ class ModuleLayeringTest {
   static final ArchRule haproxyAdapterUsesOnlyTheSharedModule = noClasses().that().resideInAPackage("io.healthmesh.haproxy..")
       .should().dependOnClassesThat().resideInAnyPackage("io.healthmesh.streams..", "io.healthmesh.edge..",
           "io.healthmesh.xds..", "io.healthmesh.cli..", "io.healthmesh.registry..", "io.healthmesh.kafka.embedded..");
+
+  /** healthctl's commands talk to a cluster; only its launchers (demo, serve, xds) start components. */
+  @ArchTest
+  static final ArchRule onlyTheCliLaunchersStartComponents = noClasses().that().resideInAPackage("io.healthmesh.cli..")
+      .and().resideOutsideOfPackage("io.healthmesh.cli.launch..")
+      .should().dependOnClassesThat(resideInAnyPackage("io.healthmesh.kafka.embedded..")
+          .or(simpleNameEndingWith("Main").and(resideOutsideOfPackage("io.healthmesh.cli.."))));
 
   // The edge's rooms (package-info of each): other modules use only its wiring, its rules, its
   // explanations and its DNSSEC key files; inside, each room sees only the rooms beneath it.

@@ -1,4 +1,4 @@
-package io.healthmesh.cli;
+package io.healthmesh.cli.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,6 @@
-package io.healthmesh.cli;
+package io.healthmesh.cli.launch;
 
+import io.healthmesh.cli.ClusterOptions;
 import io.healthmesh.edge.EdgeMain;
 import io.healthmesh.edge.EdgeSettings;
 import io.healthmesh.haproxy.HaproxyMain;
@@ -22,7 +23,7 @@ import picocli.CommandLine.Spec;
  * component's keys, {@code --client-config} properties are passed to its Kafka clients, and
  * properties files or {@code key=value} arguments set everything else (keys in docs/components.md).
  */
-abstract class ServeCommand implements Callable<Integer> {
+public abstract class ServeCommand implements Callable<Integer> {
   @Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -35,7 +36,7 @@ abstract class ServeCommand implements Callable<Integer> {
 
   /** A component's {@code main}. */
   @FunctionalInterface
-  interface Main {
+  public interface Main {
     void run(String[] args) throws Exception;
   }
 
@@ -48,7 +49,7 @@ abstract class ServeCommand implements Callable<Integer> {
    * @param registryKey null when the component needs no schema registry
    * @param clientPrefix the prefix under which the component passes properties to its Kafka clients
    */
-  ServeCommand(String bootstrapKey, String registryKey, String clientPrefix, Main main) {
+  protected ServeCommand(String bootstrapKey, String registryKey, String clientPrefix, Main main) {
     this.bootstrapKey = bootstrapKey;
     this.registryKey = registryKey;
     this.clientPrefix = clientPrefix;
@@ -59,18 +60,18 @@ abstract class ServeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     List<String> args = new ArrayList<>();
     cluster.clientFile().forEach((k, v) -> args.add(clientPrefix + k + "=" + v));
-    args.add(bootstrapKey + "=" + cluster.bootstrapServers);
+    args.add(bootstrapKey + "=" + cluster.bootstrapServers());
     if (registryKey != null) {
-      args.add(registryKey + "=" + cluster.schemaRegistryUrl);
+      args.add(registryKey + "=" + cluster.schemaRegistryUrl());
     }
     args.addAll(settings);
     // flags given explicitly win over the files
     CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
     if (parsed.hasMatchedOption("--bootstrap-servers")) {
-      args.add(bootstrapKey + "=" + cluster.bootstrapServers);
+      args.add(bootstrapKey + "=" + cluster.bootstrapServers());
     }
     if (registryKey != null && parsed.hasMatchedOption("--schema-registry-url")) {
-      args.add(registryKey + "=" + cluster.schemaRegistryUrl);
+      args.add(registryKey + "=" + cluster.schemaRegistryUrl());
     }
     main.run(args.toArray(String[]::new));
     return 0;
@@ -78,24 +79,24 @@ abstract class ServeCommand implements Callable<Integer> {
 
   @Command(name = "topology", mixinStandardHelpOptions = true,
       description = "Run the health aggregation topology (streams-app) as its own process.")
-  static final class Topology extends ServeCommand {
-    Topology() {
+  public static final class Topology extends ServeCommand {
+    public Topology() {
       super(StreamsSettings.BOOTSTRAP_SERVERS, StreamsSettings.SCHEMA_REGISTRY_URL, StreamsSettings.STREAMS_PREFIX,
           StreamsMain::main);
     }
   }
 
   @Command(name = "edge", mixinStandardHelpOptions = true, description = "Run a DNS edge as its own process.")
-  static final class Edge extends ServeCommand {
-    Edge() {
+  public static final class Edge extends ServeCommand {
+    public Edge() {
       super(EdgeSettings.BOOTSTRAP_SERVERS, EdgeSettings.SCHEMA_REGISTRY_URL, EdgeSettings.KAFKA_PREFIX, EdgeMain::main);
     }
   }
 
   @Command(name = "haproxy", mixinStandardHelpOptions = true,
       description = "Drive a running HAProxy through its runtime API with composite health's failover decisions.")
-  static final class Haproxy extends ServeCommand {
-    Haproxy() {
+  public static final class Haproxy extends ServeCommand {
+    public Haproxy() {
       super(HaproxySettings.BOOTSTRAP_SERVERS, HaproxySettings.SCHEMA_REGISTRY_URL, HaproxySettings.KAFKA_PREFIX,
           HaproxyMain::main);
     }
@@ -103,8 +104,8 @@ abstract class ServeCommand implements Callable<Integer> {
 
   @Command(name = "registry", mixinStandardHelpOptions = true,
       description = "Run the schema registry (Confluent REST subset) as its own process.")
-  static final class Registry extends ServeCommand {
-    Registry() {
+  public static final class Registry extends ServeCommand {
+    public Registry() {
       super(RegistrySettings.BOOTSTRAP_SERVERS, null, RegistrySettings.CLIENT_PREFIX, SchemaRegistryMain::main);
     }
   }

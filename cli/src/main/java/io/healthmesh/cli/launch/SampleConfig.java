@@ -1,4 +1,4 @@
-package io.healthmesh.cli;
+package io.healthmesh.cli.launch;
 
 import io.healthmesh.cli.config.Catalog;
 import io.healthmesh.cli.config.Resource;

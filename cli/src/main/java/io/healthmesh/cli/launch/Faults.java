@@ -1,4 +1,4 @@
-package io.healthmesh.cli;
+package io.healthmesh.cli.launch;
 
 import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.internal.DemoFaults;
@@ -34,7 +34,7 @@ import org.apache.kafka.common.errors.WakeupException;
  * running, or runs without its simulator, has no member, and {@code demo fail} says so instead
  * of writing into the void.
  */
-final class Faults implements AutoCloseable {
+public final class Faults implements AutoCloseable {
   static final Topic<String, DemoFaults> TOPIC =
       new Topic<>("healthmesh-demo-faults", String.class, DemoFaults.class, true);
   static final String GROUP = "healthmesh-demo-simulator";
@@ -77,21 +77,21 @@ final class Faults implements AutoCloseable {
   }
 
   /** {@code target} is {@code service/endpoint} or a whole {@code service}. */
-  boolean failing(String service, String endpoint) {
+  public boolean failing(String service, String endpoint) {
     Set<String> now = failed;
     return now.contains(service) || now.contains(service + "/" + endpoint);
   }
 
   /** What fails now, as the demo sees it. */
-  Set<String> read() {
+  public Set<String> read() {
     return failed;
   }
 
-  void fail(String target) {
+  public void fail(String target) {
     awaitSeen(change(client, registry, set -> set.add(target)));
   }
 
-  void heal(String target) {
+  public void heal(String target) {
     awaitSeen(change(client, registry, set -> {
       if (target.equals("all")) {
         set.clear();

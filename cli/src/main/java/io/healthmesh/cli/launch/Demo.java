@@ -1,4 +1,4 @@
-package io.healthmesh.cli;
+package io.healthmesh.cli.launch;
 
 import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.config.Resource;
@@ -47,9 +47,9 @@ import org.xbill.DNS.Name;
  * Everything in one process: broker, registry, topology, one edge per sample region and the
  * probe simulator, on the sample configuration. Closing stops them in reverse order.
  */
-final class Demo implements AutoCloseable {
+public final class Demo implements AutoCloseable {
   private final List<AutoCloseable> started = new ArrayList<>();
-  static final String DEMO_ZONE = "example.internal.";
+  public static final String DEMO_ZONE = "example.internal.";
   final Path dataDir;
   /** What the probe simulator makes fail; null without the simulator. */
   Faults faults;
@@ -71,12 +71,12 @@ final class Demo implements AutoCloseable {
    *     xDS server on the sixth (the fifth is `probe run`'s default)
    * @param xds the xDS server's port
    */
-  record Ports(int kafka, int registry, List<Integer> dns, int metrics, int xds) {
-    Ports(int kafka, int registry, List<Integer> dns, int metrics) {
+  public record Ports(int kafka, int registry, List<Integer> dns, int metrics, int xds) {
+    public Ports(int kafka, int registry, List<Integer> dns, int metrics) {
       this(kafka, registry, dns, metrics, 0);
     }
 
-    static Ports free() {
+    public static Ports free() {
       return new Ports(0, 0, List.of(0, 0), 0, 0);
     }
 
@@ -85,12 +85,12 @@ final class Demo implements AutoCloseable {
     }
   }
 
-  static Demo start(Path dataDir, boolean fresh, Ports ports) throws Exception {
+  public static Demo start(Path dataDir, boolean fresh, Ports ports) throws Exception {
     return start(dataDir, fresh, ports, true);
   }
 
   /** @param simulate whether to run the probe simulator for the sample services */
-  static Demo start(Path dataDir, boolean fresh, Ports ports, boolean simulate) throws Exception {
+  public static Demo start(Path dataDir, boolean fresh, Ports ports, boolean simulate) throws Exception {
     int kafkaPort = ports.kafka();
     int registryPort = ports.registry();
     List<Integer> edgePorts = ports.dns();
@@ -207,7 +207,32 @@ final class Demo implements AutoCloseable {
     return dir;
   }
 
-  String banner() {
+
+  public String bootstrap() {
+    return bootstrap;
+  }
+
+  public String registryUrl() {
+    return registryUrl;
+  }
+
+  public Faults faults() {
+    return faults;
+  }
+
+  public List<EdgeApp> edges() {
+    return edges;
+  }
+
+  public XdsApp xds() {
+    return xds;
+  }
+
+  public Map<String, MetricsServer> metrics() {
+    return metrics;
+  }
+
+  public String banner() {
     List<String> lines = new ArrayList<>();
     lines.add("healthmesh demo is running (Ctrl-C stops it; data in " + dataDir + ")");
     lines.add("");

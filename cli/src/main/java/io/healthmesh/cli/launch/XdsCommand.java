@@ -1,4 +1,4 @@
-package io.healthmesh.cli;
+package io.healthmesh.cli.launch;
 
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
@@ -28,7 +28,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "xds", mixinStandardHelpOptions = true,
     description = "Run the xDS server (Envoy and proxyless gRPC load balancing on composite health) as its own process.",
     subcommands = {XdsCommand.BootstrapCommand.class, XdsCommand.WatchCommand.class})
-final class XdsCommand extends ServeCommand {
+public final class XdsCommand extends ServeCommand {
   XdsCommand() {
     super(XdsSettings.BOOTSTRAP_SERVERS, XdsSettings.SCHEMA_REGISTRY_URL, XdsSettings.KAFKA_PREFIX, XdsMain::main);
   }
