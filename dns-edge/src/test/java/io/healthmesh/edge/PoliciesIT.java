@@ -248,7 +248,7 @@ class PoliciesIT {
         10_000_000L);
     assertThat(logged).allMatch(l -> l.getEdge().equals("edge-us-east1"));
     assertThat(logged).allSatisfy(l -> assertThat(l.getLatencyMicros()).as(l.getSource()).isBetween(0L, 30_000_000L));
-    assertThat(logged).noneMatch(l -> l.getClient().equals("127.0.0.2")).as("no policy, no log");
+    assertThat(logged).as("no policy, no log").noneMatch(l -> l.getClient().equals("127.0.0.2"));
   }
 
   @Test

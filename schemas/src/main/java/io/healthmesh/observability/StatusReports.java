@@ -7,9 +7,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -30,7 +27,7 @@ public final class StatusReports<V extends SpecificRecord> implements AutoClosea
   private final String key;
   private final Supplier<V> report;
   private final KafkaProducer<String, V> producer;
-  private final ScheduledExecutorService timer;
+  private final Periodic timer;
   private final Counter sent;
   private final Counter failed;
 
@@ -47,12 +44,7 @@ public final class StatusReports<V extends SpecificRecord> implements AutoClosea
         topic.valueSerde(registry).serializer());
     this.sent = meters.counter(metric, "result", "sent");
     this.failed = meters.counter(metric, "result", "failed");
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, topic.name());
-      t.setDaemon(true);
-      return t;
-    });
-    timer.scheduleWithFixedDelay(this::send, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    this.timer = Periodic.start(topic.name(), this::send, Duration.ZERO, interval);
   }
 
   private void send() {
@@ -73,7 +65,7 @@ public final class StatusReports<V extends SpecificRecord> implements AutoClosea
 
   @Override
   public void close() {
-    timer.shutdownNow();
+    timer.close();
     producer.close(Duration.ofSeconds(2));
   }
 }

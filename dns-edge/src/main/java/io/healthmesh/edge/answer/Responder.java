@@ -45,7 +45,6 @@ public final class Responder {
   private final Supplier<Snapshot> snapshot;
   private final RoutingEngine engine;
   private final String edgeRegion;
-  private final SubnetRegions subnets;
   private final int notReadyRcode;
   private final Supplier<RandomGenerator> random;
   private final DecisionListener decisions;
@@ -86,7 +85,6 @@ public final class Responder {
     this.snapshot = snapshot;
     this.engine = engine;
     this.edgeRegion = edgeRegion;
-    this.subnets = subnets;
     this.notReadyRcode = notReadyRcode;
     this.random = random;
     this.decisions = decisions;

@@ -73,7 +73,7 @@ final class ZoneAnswer {
     ClientSubnetOption ecs = clientSubnet(opt);
     String region = regionOf(ecs);
     answer(zone, question.getName(), question.getType(), region, ecs, response, signer);
-    addOpt(response, opt, ecs, region, dnssecOk);
+    addOpt(response, opt, ecs, dnssecOk);
     if (!dnssecOk || signer == null) {
       return response.toWire(maxSize);
     }
@@ -205,7 +205,7 @@ final class ZoneAnswer {
    * another), so it carries the source prefix as well: a scope of 0 would let a caching resolver
    * give it to every subnet, the mapped ones included. Without mappings no answer depends on it.
    */
-  private void addOpt(Message response, OPTRecord queryOpt, ClientSubnetOption ecs, String region, boolean dnssecOk) {
+  private void addOpt(Message response, OPTRecord queryOpt, ClientSubnetOption ecs, boolean dnssecOk) {
     if (queryOpt == null) {
       return;
     }

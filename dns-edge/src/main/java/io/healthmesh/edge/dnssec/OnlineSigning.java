@@ -2,6 +2,7 @@ package io.healthmesh.edge.dnssec;
 
 import io.healthmesh.config.ZoneType;
 import io.healthmesh.edge.state.Zone;
+import io.healthmesh.observability.Periodic;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -13,9 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.xbill.DNS.Name;
 
@@ -32,7 +30,7 @@ public final class OnlineSigning implements AutoCloseable {
   private final Clock clock;
   private final Counter signatures;
   private final Counter failures;
-  private final ScheduledExecutorService sweeper;
+  private final Periodic sweeper;
   private final LongAdder hits = new LongAdder();
   private final LongAdder misses = new LongAdder();
   private volatile KeyDirectory directory = KeyDirectory.EMPTY;
@@ -60,15 +58,8 @@ public final class OnlineSigning implements AutoCloseable {
     Gauge.builder("healthmesh.edge.dnssec.key.problems", this, s -> s.directory.problems().size())
         .description("key files that could not be read").register(meters);
     reload();
-    this.sweeper = settings.keysDir() == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "dnssec-sweeper");
-      t.setDaemon(true);
-      return t;
-    });
-    if (sweeper != null) {
-      long every = settings.sweep().toMillis();
-      sweeper.scheduleWithFixedDelay(this::sweep, every, every, TimeUnit.MILLISECONDS);
-    }
+    this.sweeper = settings.keysDir() == null ? null
+        : Periodic.start("dnssec-sweeper", this::sweep, settings.sweep(), settings.sweep());
   }
 
   public static OnlineSigning start(SigningSettings settings, Clock clock, MeterRegistry meters) {
@@ -185,7 +176,7 @@ public final class OnlineSigning implements AutoCloseable {
   @Override
   public void close() {
     if (sweeper != null) {
-      sweeper.shutdownNow();
+      sweeper.close();
     }
   }
 }

@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -76,10 +77,10 @@ public final class TopicFollower implements AutoCloseable {
   private volatile String failure;
   private volatile boolean ready;
   private final Freshness freshness = new Freshness();
-  private volatile long skipped;
+  private final AtomicLong skipped = new AtomicLong();
   private volatile List<String> followed = List.of();
   /** Rejections by the states that earlier reads built, so that the count only grows. */
-  private volatile long rejectedEarlier;
+  private final AtomicLong rejectedEarlier = new AtomicLong();
 
   /** @param access what the edge needs in Kafka, for the message when the broker refuses it */
   public TopicFollower(Map<String, Object> kafkaProps, SchemaRegistryClient registry, SnapshotPacing pacing,
@@ -155,7 +156,7 @@ public final class TopicFollower implements AutoCloseable {
 
   /** Configuration records that broke a rule and were not taken, their previous version staying. */
   public long rejected() {
-    return rejectedEarlier + state.rejected();
+    return rejectedEarlier.get() + state.rejected();
   }
 
   /** Records that could not be read and were left out. */
@@ -165,7 +166,7 @@ public final class TopicFollower implements AutoCloseable {
   }
 
   public long skipped() {
-    return skipped;
+    return skipped.get();
   }
 
   private void follow() {
@@ -183,7 +184,7 @@ public final class TopicFollower implements AutoCloseable {
         Map<TopicPartition, Long> end = c.endOffsets(partitions);
         // Every read starts from nothing, so that a key whose tombstone was compacted away while
         // this edge was cut off does not linger; the last snapshot answers until the read is whole.
-        rejectedEarlier += state.rejected();
+        rejectedEarlier.addAndGet(state.rejected());
         state = new EdgeState(state.version());
         boolean ledgerFollowed = partitions.stream().anyMatch(tp -> tp.topic().equals(Topics.CONFIG_IN_FORCE.name()));
         ledger = new InForceLedger(ledgerFollowed ? ledgerWriter::write : (k, v) -> {});
@@ -317,7 +318,7 @@ public final class TopicFollower implements AutoCloseable {
     } catch (RegistryUnavailableException e) {
       throw e; // only when closing: the registry client waits for the registry as long as it takes
     } catch (RuntimeException e) {
-      skipped++;
+      skipped.incrementAndGet();
       LOG.warn("left out {}-{}@{}: {}", r.topic(), r.partition(), r.offset(), e.toString());
       return false;
     }

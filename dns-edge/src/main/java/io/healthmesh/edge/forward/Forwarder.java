@@ -1,5 +1,6 @@
 package io.healthmesh.edge.forward;
 
+import io.healthmesh.observability.Periodic;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -16,9 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +47,7 @@ public final class Forwarder implements AutoCloseable {
   /** Attempts by deadline: every attempt waits the same time, so the order they were sent in is the order they expire in. */
   private final ConcurrentLinkedQueue<Attempt> deadlines = new ConcurrentLinkedQueue<>();
   private final AtomicInteger pending = new AtomicInteger();
-  private final ScheduledExecutorService sweeper;
+  private final Periodic sweeper;
   private final ThreadPoolExecutor tcp;
   private final TcpExchange tcpExchange;
   private final Selector selector;
@@ -124,9 +123,8 @@ public final class Forwarder implements AutoCloseable {
       close();
       throw e;
     }
-    this.sweeper = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "dns-forward-timeouts"));
-    long tick = Math.max(1, settings.timeout().toMillis() / 20);
-    sweeper.scheduleWithFixedDelay(this::expire, tick, tick, TimeUnit.MILLISECONDS);
+    Duration tick = Duration.ofMillis(Math.max(1, settings.timeout().toMillis() / 20));
+    this.sweeper = Periodic.start("dns-forward-timeouts", this::expire, tick, tick);
     this.tcp = new ThreadPoolExecutor(0, 32, 10, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1024),
         r -> daemon(r, "dns-forward-tcp"));
     this.receiver = daemon(this::receive, "dns-forward-replies");
@@ -242,6 +240,7 @@ public final class Forwarder implements AutoCloseable {
   }
 
   private void overTcp(Exchange x) {
+    int attempt = x.attempt;
     x.overTcp = true;
     viaTcp.increment();
     try {
@@ -251,7 +250,7 @@ public final class Forwarder implements AutoCloseable {
           finish(x, reply);
         } else {
           x.overTcp = false;
-          retry(x);
+          retry(x, attempt);
         }
       });
     } catch (RejectedExecutionException e) {
@@ -283,12 +282,22 @@ public final class Forwarder implements AutoCloseable {
       }
       timedOut.increment();
       release(x);
-      retry(x);
+      retry(x, a.attempt());
     }
   }
 
-  private void retry(Exchange x) {
-    if (++x.attempt >= settings.attempts()) {
+  /**
+   * Moves the exchange from attempt {@code from} to the next one, once: the timeout sweeper and a
+   * failed TCP refetch may both reach here for the same attempt.
+   */
+  private void retry(Exchange x, int from) {
+    synchronized (x) {
+      if (x.finished || x.attempt != from) {
+        return;
+      }
+      x.attempt = from + 1;
+    }
+    if (x.attempt >= settings.attempts()) {
       finish(x, null);
     } else {
       send(x);
@@ -340,7 +349,7 @@ public final class Forwarder implements AutoCloseable {
   public void close() {
     running = false;
     if (sweeper != null) {
-      sweeper.shutdownNow();
+      sweeper.close();
     }
     if (tcp != null) {
       tcp.shutdownNow();

@@ -1,6 +1,7 @@
 package io.healthmesh.edge.server;
 
 import io.healthmesh.edge.answer.Responder;
+import io.healthmesh.observability.Periodic;
 import java.io.BufferedInputStream;
 import java.io.Closeable;
 import java.io.IOException;
@@ -10,14 +11,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,12 +35,12 @@ final class TcpServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TcpServer.class);
   private final ServerSocket server;
   private final ExecutorService connections = Executors.newCachedThreadPool(r -> daemon(r, "dns-tcp"));
-  private final ScheduledExecutorService reaper = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "dns-tcp-reaper"));
   private final TcpLimits limits;
   private final Set<Connection> open = ConcurrentHashMap.newKeySet();
   private final Map<InetAddress, AtomicInteger> perClient = new ConcurrentHashMap<>();
   private final Responder responder;
   private final ServerMetrics metrics;
+  private final Periodic reaper;
   private final ServerMetrics.Transport queries;
   private final Thread acceptor;
 
@@ -53,7 +53,7 @@ final class TcpServer implements AutoCloseable {
     this.metrics = metrics;
     this.queries = metrics.transport("tcp");
     long every = Math.max(10, Math.min(limits.idleTimeout().toMillis(), limits.messageTimeout().toMillis()) / 4);
-    reaper.scheduleWithFixedDelay(this::closeOverdue, every, every, TimeUnit.MILLISECONDS);
+    this.reaper = Periodic.start("dns-tcp-reaper", this::closeOverdue, Duration.ofMillis(every), Duration.ofMillis(every));
     this.acceptor = daemon(this::accept, "dns-tcp-accept");
     acceptor.start();
   }
@@ -202,7 +202,7 @@ final class TcpServer implements AutoCloseable {
   @Override
   public void close() {
     quietClose(server);
-    reaper.shutdownNow();
+    reaper.close();
     connections.shutdownNow();
     open.forEach(Connection::close);
   }
