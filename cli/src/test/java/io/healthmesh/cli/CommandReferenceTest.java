@@ -2,7 +2,6 @@ package io.healthmesh.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -17,17 +16,10 @@ class CommandReferenceTest {
 
   @Test
   void documentsEveryCommandAndOption_asTheCommandDefinitionsSay() throws Exception {
-    String page = Files.readString(PAGE);
-    int at = page.indexOf(MARKER);
-    assertThat(at).as("the marker in " + PAGE).isNotNegative();
-    String written = page.substring(0, at + MARKER.length()) + "\n" + CommandReference.markdown();
-    if (Boolean.getBoolean("healthmesh.docs.write")) {
-      Files.writeString(PAGE, written);
-      page = Files.readString(PAGE);
-    }
-    assertThat(page).as(PAGE + " differs from the command definitions; write it again (see this test's doc)")
-        .isEqualTo(written);
+    GeneratedPage.check(PAGE, MARKER, CommandReference.markdown(),
+        "mvn -pl cli test -Dtest=CommandReferenceTest -Dhealthmesh.docs.write=true");
   }
+
 
   @Test
   void showsTheFallbackOfAnEnvironmentDefault_notTheEnvironmentsValue() {

@@ -1,8 +1,5 @@
 package io.healthmesh.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -17,14 +14,7 @@ class ResourceReferenceTest {
 
   @Test
   void documentsEveryFieldOfEveryKind_asTheSchemasSay() throws Exception {
-    String page = Files.readString(PAGE);
-    int at = page.indexOf(MARKER);
-    assertThat(at).as("the marker in " + PAGE).isNotNegative();
-    String written = page.substring(0, at + MARKER.length()) + "\n" + ResourceReference.markdown();
-    if (Boolean.getBoolean("healthmesh.docs.write")) {
-      Files.writeString(PAGE, written);
-      page = Files.readString(PAGE);
-    }
-    assertThat(page).as(PAGE + " differs from the schemas; write it again (see this test's doc)").isEqualTo(written);
+    GeneratedPage.check(PAGE, MARKER, ResourceReference.markdown(),
+        "mvn -pl cli test -Dtest=ResourceReferenceTest -Dhealthmesh.docs.write=true");
   }
 }
