@@ -20,7 +20,6 @@ class CommandReferenceTest {
         "mvn -pl cli test -Dtest=CommandReferenceTest -Dhealthmesh.docs.write=true");
   }
 
-
   @Test
   void showsTheFallbackOfAnEnvironmentDefault_notTheEnvironmentsValue() {
     String page = CommandReference.markdown();
