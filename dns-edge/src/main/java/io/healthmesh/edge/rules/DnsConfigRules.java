@@ -19,10 +19,8 @@ import io.healthmesh.rules.ResourceNames;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
@@ -115,15 +113,6 @@ public final class DnsConfigRules {
 
   /** @param zone the record set's zone, or null when it is not known (then zone rules are skipped) */
   public static List<String> recordSet(String key, ResourceRecordSet r, ManagedZone zone) {
-    return recordSet(key, r, zone, new HashMap<>());
-  }
-
-  /**
-   * As {@link #recordSet(String, ResourceRecordSet, ManagedZone)}, keeping each rrdata it parsed
-   * (by its text) in {@code parsed}: the edge serves those records, so that a record-set version
-   * is parsed once.
-   */
-  public static List<String> recordSet(String key, ResourceRecordSet r, ManagedZone zone, Map<String, Record> parsed) {
     List<String> problems = new ArrayList<>();
     if (!key.equals(key(r))) {
       problems.add("name: '" + key(r) + "' differs from the record key '" + key + "'");
@@ -149,7 +138,7 @@ public final class DnsConfigRules {
       if (r.getRrdatas().isEmpty()) {
         problems.add("rrdatas: a record set needs rrdatas or a routingPolicy");
       }
-      rrdatas("rrdatas", r, r.getRrdatas(), problems, parsed);
+      rrdatas("rrdatas", r, r.getRrdatas(), problems);
       return problems;
     }
     if (!r.getRrdatas().isEmpty()) {
@@ -164,7 +153,7 @@ public final class DnsConfigRules {
     if (policy.getHealthCheck() != null) {
       problems.addAll(HealthCheckRules.externalProblems("routingPolicy.healthCheck", policy.getHealthCheck()));
     }
-    allUnhealthy(r, policy, problems, parsed);
+    allUnhealthy(r, policy, problems);
     unknownTargets(policy, problems);
     if (zone != null && zone.getZoneType() != ZoneType.STANDARD) {
       problems.add("routingPolicy: zone '" + zone.getName() + "' is a " + zone.getZoneType()
@@ -183,13 +172,13 @@ public final class DnsConfigRules {
         if (item.getWeight() < 0 || item.getWeight() > MAX_WEIGHT) {
           problems.add(field + ".weight: " + item.getWeight() + " is outside 0.." + MAX_WEIGHT + " (R-WRR-1)");
         }
-        item(field, r, item.getRrdatas(), item.getHealthCheckedTargets(), problems, parsed);
+        item(field, r, item.getRrdatas(), item.getHealthCheckedTargets(), problems);
         checked.add(item.getHealthCheckedTargets());
         itemRrdatas.add(item.getRrdatas());
       }
     }
     if (policy.getGeo() != null) {
-      geo("routingPolicy.geo", r, policy.getGeo(), checked, itemRrdatas, problems, parsed);
+      geo("routingPolicy.geo", r, policy.getGeo(), checked, itemRrdatas, problems);
     }
     PrimaryBackupPolicy fo = policy.getPrimaryBackup();
     if (fo != null) {
@@ -209,7 +198,7 @@ public final class DnsConfigRules {
       itemRrdatas.add(java.util.Collections.nCopies(
           primary.getInternalLoadBalancers().size() + primary.getExternalEndpoints().size(), ""));
       targets("routingPolicy.primaryBackup.primaryTargets", r, primary, problems);
-      geo("routingPolicy.primaryBackup.backupGeoTargets", r, fo.getBackupGeoTargets(), checked, itemRrdatas, problems, parsed);
+      geo("routingPolicy.primaryBackup.backupGeoTargets", r, fo.getBackupGeoTargets(), checked, itemRrdatas, problems);
     }
     boolean anyChecked = checked.stream().anyMatch(t -> t != null);
     if (anyChecked && zone != null) {
@@ -226,7 +215,7 @@ public final class DnsConfigRules {
   }
 
   private static void geo(String field, ResourceRecordSet r, GeoPolicy geo, List<HealthCheckedTargets> checked,
-      List<List<String>> itemRrdatas, List<String> problems, Map<String, Record> parsed) {
+      List<List<String>> itemRrdatas, List<String> problems) {
     if (geo.getItems().isEmpty()) {
       problems.add(field + ".items: at least one item is needed (R-GEO-1)");
     }
@@ -239,18 +228,18 @@ public final class DnsConfigRules {
       } else if (!locations.add(item.getLocation())) {
         problems.add(itemField + ".location: '" + item.getLocation() + "' appears twice (R-GEO-1)");
       }
-      item(itemField, r, item.getRrdatas(), item.getHealthCheckedTargets(), problems, parsed);
+      item(itemField, r, item.getRrdatas(), item.getHealthCheckedTargets(), problems);
       checked.add(item.getHealthCheckedTargets());
       itemRrdatas.add(item.getRrdatas());
     }
   }
 
   private static void item(String field, ResourceRecordSet r, List<String> rrdatas, HealthCheckedTargets checked,
-      List<String> problems, Map<String, Record> parsed) {
+      List<String> problems) {
     if (rrdatas.isEmpty()) {
       problems.add(field + ".rrdatas: at least one rrdata is needed (R-DNS-4)");
     }
-    rrdatas(field + ".rrdatas", r, rrdatas, problems, parsed);
+    rrdatas(field + ".rrdatas", r, rrdatas, problems);
     if (checked != null) {
       targets(field + ".healthCheckedTargets", r, checked, problems);
       if (!CHECKABLE_TYPES.contains(r.getType())) {
@@ -298,15 +287,14 @@ public final class DnsConfigRules {
   }
 
   /** R-OP-1: FALLBACK names the records it answers with; the other behaviours name none. */
-  private static void allUnhealthy(ResourceRecordSet r, RoutingPolicy policy, List<String> problems,
-      Map<String, Record> parsed) {
+  private static void allUnhealthy(ResourceRecordSet r, RoutingPolicy policy, List<String> problems) {
     List<String> fallback = policy.getFallbackRrdatas();
     if (policy.getAllUnhealthyBehavior() == AllUnhealthyBehavior.FALLBACK) {
       if (fallback.isEmpty()) {
         problems.add("routingPolicy.fallbackRrdatas: allUnhealthyBehavior FALLBACK needs the records to answer"
             + " with (R-OP-1)");
       }
-      rrdatas("routingPolicy.fallbackRrdatas", r, fallback, problems, parsed);
+      rrdatas("routingPolicy.fallbackRrdatas", r, fallback, problems);
     } else if (!fallback.isEmpty()) {
       problems.add("routingPolicy.fallbackRrdatas: only with allUnhealthyBehavior FALLBACK, not "
           + policy.getAllUnhealthyBehavior() + " (R-OP-1)");
@@ -327,8 +315,7 @@ public final class DnsConfigRules {
     }
   }
 
-  private static void rrdatas(String field, ResourceRecordSet r, List<String> rrdatas, List<String> problems,
-      Map<String, Record> parsed) {
+  private static void rrdatas(String field, ResourceRecordSet r, List<String> rrdatas, List<String> problems) {
     int type = Type.value(r.getType());
     Name owner = parseName(r.getName());
     if (type < 0 || owner == null || !TYPES.contains(r.getType())) {
@@ -336,7 +323,7 @@ public final class DnsConfigRules {
     }
     for (String rrdata : rrdatas) {
       try {
-        parsed.put(rrdata, record(owner, type, Math.max(0, r.getTtl()), rrdata));
+        record(owner, type, Math.max(0, r.getTtl()), rrdata);
       } catch (IOException | RuntimeException e) {
         problems.add(field + ": '" + rrdata + "' is not valid " + r.getType() + " data: " + e.getMessage());
       }

@@ -25,7 +25,6 @@ import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xbill.DNS.Name;
-import org.xbill.DNS.Record;
 import org.xbill.DNS.TextParseException;
 import org.xbill.DNS.Type;
 
@@ -66,8 +65,6 @@ public final class EdgeState {
   private Set<String> dirtyRecordSets = new LinkedHashSet<>();
   private Set<String> dirtyZones = new LinkedHashSet<>();
   private final Map<String, RecordSetEntry> entries = new HashMap<>();
-  /** The rrdatas of live record-set versions taken since the last snapshot, as validation parsed them. */
-  private final Map<String, Map<String, Record>> unplanned = new HashMap<>();
   private final Map<String, Placement> placements = new HashMap<>();
   private final Map<String, ZoneBuild> builds = new HashMap<>();
   /**
@@ -222,12 +219,10 @@ public final class EdgeState {
 
   /** A record set that breaks a rule is not served; the previous valid version stays in force. */
   public Rejection recordSet(String key, ResourceRecordSet rrs, long offset) {
-    Map<String, Record> parsed = new HashMap<>();
-    List<String> problems = rrs == null ? List.of() : problems(key, rrs, parsed);
+    List<String> problems = rrs == null ? List.of() : problems(key, rrs);
     if (!accepted("record set " + key, problems)) {
       return new Rejection(problems, recordSets.get(key), recordSets.offset(key));
     }
-    put(unplanned, key, rrs == null || !key.equals(DnsConfigRules.liveKey(key)) ? null : parsed);
     blocked.remove(key);
     ResourceRecordSet before = recordSets.put(key, rrs, offset);
     List<Target> was = targets(before);
@@ -258,8 +253,8 @@ public final class EdgeState {
   }
 
   /** Its own rules, and those of the zone in force (R-FO-6, R-DNSHC-5, ...) when that is known. */
-  private List<String> problems(String key, ResourceRecordSet rrs, Map<String, Record> parsed) {
-    List<String> problems = DnsConfigRules.recordSet(key, rrs, null, parsed);
+  private List<String> problems(String key, ResourceRecordSet rrs) {
+    List<String> problems = DnsConfigRules.recordSet(key, rrs, null);
     ManagedZone zone = zones.get(rrs.getZone());
     if (problems.isEmpty() && zone != null) {
       problems = DnsConfigRules.policyInZone(key, rrs, zone);
@@ -397,7 +392,6 @@ public final class EdgeState {
     planning = key;
     RecordSetEntry entry = null;
     Placement placement = null;
-    Map<String, Record> parsed = unplanned.remove(key);
     ResourceRecordSet rrs = blocked.contains(key) ? null : recordSets.get(key);
     if (rrs != null) {
       try {
@@ -409,7 +403,7 @@ public final class EdgeState {
         String dryKey = key + DnsConfigRules.DRY_RUN;
         ResourceRecordSet dryRun = blocked.contains(dryKey) ? null : recordSets.get(dryKey);
         entry = Entries.entry(rrs, owner, type, PlanBuilder.plan(rrs, targets), recordSets.offset(key),
-            entries.get(key), parsed, dryRun == null ? null
+            entries.get(key), dryRun == null ? null
                 : new RecordSetEntry.DryRun(PlanBuilder.plan(dryRun, targets), recordSets.offset(dryKey)));
         placement = new Placement(rrs.getZone(), new ZoneBuild.Slot(owner, type));
       } catch (TextParseException | RuntimeException e) {

@@ -18,19 +18,17 @@ import org.xbill.DNS.Type;
 /**
  * Builds a {@link RecordSetEntry} from a plan. Parsing rrdatas is most of the cost of planning,
  * so an entry re-planned for a health change takes the parsed records of the entry it replaces
- * when that entry came from the same record-set version, and a new version takes the records its
- * validation parsed (DnsConfigRules): rrdatas are parsed once per version.
+ * when that entry came from the same record-set version: rrdatas are parsed once per version.
  */
 final class Entries {
   private Entries() {}
 
   /**
    * @param previous the entry this one replaces, or null
-   * @param parsed rrdatas of {@code rrs} that its validation parsed already, or null
    * @param dryRun the plan of the dry run beside it (R-OP-5), or null
    */
   static RecordSetEntry entry(ResourceRecordSet rrs, Name owner, int type, Plan plan, long version,
-      RecordSetEntry previous, Map<String, Record> parsed, RecordSetEntry.DryRun dryRun) throws TextParseException {
+      RecordSetEntry previous, RecordSetEntry.DryRun dryRun) throws TextParseException {
     List<String> rrdatas = rrdatas(plan);
     boolean reuse = previous != null && previous.config() == rrs && previous.type() == type;
     if (reuse && previous.records().size() == rrdatas.size() && previous.records().keySet().containsAll(rrdatas)) {
@@ -39,7 +37,7 @@ final class Entries {
     Map<String, Record> records = new HashMap<>();
     Map<String, byte[]> wire = new HashMap<>();
     for (String rrdata : rrdatas) {
-      Record record = reuse ? previous.records().get(rrdata) : parsed != null ? parsed.get(rrdata) : null;
+      Record record = reuse ? previous.records().get(rrdata) : null;
       if (record == null) {
         record = parse(rrs, owner, type, rrdata);
       }
