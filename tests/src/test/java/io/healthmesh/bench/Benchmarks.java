@@ -32,6 +32,9 @@ public final class Benchmarks {
       EdgeBenchmark.main(new String[0]);
       EdgeCatchUpBenchmark.main(new String[0]);
     }
+    if (which.equals("all") || which.equals("edge-intake")) {
+      EdgeIntakeBenchmark.main(new String[0]);
+    }
     if (which.equals("all") || which.equals("policies")) {
       PolicyBenchmark.main(new String[0]);
     }

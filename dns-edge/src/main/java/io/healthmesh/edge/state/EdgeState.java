@@ -45,9 +45,6 @@ public final class EdgeState {
    */
   public record Rejection(List<String> problems, Object inForce, long inForceOffset) {}
 
-  /** Where a record set is served: its zone and slot, fixed by its key. */
-  private record Placement(String zone, ZoneBuild.Slot slot) {}
-
   private final Versions<ManagedZone> zones = new Versions<>();
   private final Versions<ResourceRecordSet> recordSets = new Versions<>();
   private final Versions<ForwardingRule> forwardingRules = new Versions<>();
@@ -64,9 +61,7 @@ public final class EdgeState {
   // capacity, which the first whole read makes large.
   private Set<String> dirtyRecordSets = new LinkedHashSet<>();
   private Set<String> dirtyZones = new LinkedHashSet<>();
-  private final Map<String, RecordSetEntry> entries = new HashMap<>();
-  private final Map<String, Placement> placements = new HashMap<>();
-  private final Map<String, ZoneBuild> builds = new HashMap<>();
+  private final ServedZones served = new ServedZones();
   /**
    * Record sets read before their zone whose zone, once it came, forbids them (a failover or a
    * load-balancer check in a public zone: R-FO-6, R-DNSHC-5): kept, but not served while it does.
@@ -99,7 +94,6 @@ public final class EdgeState {
     }
   };
   private final PolicyState policies = new PolicyState();
-  private WireIndex wire = WireIndex.EMPTY;
   private long version;
   private long rejected;
 
@@ -343,43 +337,23 @@ public final class EdgeState {
     planningAt = clock.getAsLong();
     boolean zonesChanged = !dirtyZones.isEmpty();
     for (String name : dirtyZones) {
-      rebuildZone(name);
+      served.rebuild(name, zones.get(name));
     }
     for (String key : dirtyRecordSets) {
       update(key);
     }
-    // A rebuilt zone takes its record sets' entries as they are: a zone's own fields change none.
     for (String name : dirtyZones) {
       for (String key : byZone.get(name)) {
         if (!dirtyRecordSets.contains(key)) {
-          claim(key, placements.get(key), true);
+          served.reclaim(key);
         }
       }
     }
     dirtyZones = new LinkedHashSet<>();
     dirtyRecordSets = new LinkedHashSet<>();
-    List<Zone> next = new ArrayList<>(builds.size());
-    List<Name> touched = new ArrayList<>();
-    for (ZoneBuild build : builds.values()) {
-      next.add(build.finish(version));
-      touched.addAll(build.takeTouched());
-    }
-    next.sort(Snapshot.MOST_SPECIFIC_FIRST);
-    // A zone that came, went or moved can change which zone serves a name anywhere: index all again.
-    wire = zonesChanged ? WireIndex.of(next) : wire.with(touched, next);
-    return new Snapshot(ready, version, next, offsets, System.currentTimeMillis(), wire, policies.policies());
-  }
-
-  private void rebuildZone(String name) {
-    builds.remove(name);
-    ManagedZone zone = zones.get(name);
-    if (zone != null) {
-      try {
-        builds.put(name, new ZoneBuild(zone));
-      } catch (TextParseException | RuntimeException e) {
-        LOG.warn("zone {} left out of the snapshot: {}", name, e.toString());
-      }
-    }
+    ServedZones.Served next = served.finish(version, zonesChanged);
+    return new Snapshot(ready, version, next.zones(), offsets, System.currentTimeMillis(), next.wire(),
+        policies.policies());
   }
 
   /** Plans one record set again and serves the result in its zone. */
@@ -391,7 +365,7 @@ public final class EdgeState {
     }
     planning = key;
     RecordSetEntry entry = null;
-    Placement placement = null;
+    ServedZones.Placement placement = null;
     ResourceRecordSet rrs = blocked.contains(key) ? null : recordSets.get(key);
     if (rrs != null) {
       try {
@@ -403,31 +377,14 @@ public final class EdgeState {
         String dryKey = key + DnsConfigRules.DRY_RUN;
         ResourceRecordSet dryRun = blocked.contains(dryKey) ? null : recordSets.get(dryKey);
         entry = Entries.entry(rrs, owner, type, PlanBuilder.plan(rrs, targets), recordSets.offset(key),
-            entries.get(key), dryRun == null ? null
+            served.entry(key), dryRun == null ? null
                 : new RecordSetEntry.DryRun(PlanBuilder.plan(dryRun, targets), recordSets.offset(dryKey)));
-        placement = new Placement(rrs.getZone(), new ZoneBuild.Slot(owner, type));
+        placement = new ServedZones.Placement(rrs.getZone(), new ZoneBuild.Slot(owner, type));
       } catch (TextParseException | RuntimeException e) {
         LOG.warn("record set {} left out of the snapshot: {}", key, e.toString());
       }
     }
-    Placement before = placement == null ? placements.remove(key) : placements.put(key, placement);
-    put(entries, key, entry);
+    served.serve(key, entry, placement);
     unknownCounts.count(key, entry);
-    if (!Objects.equals(before, placement)) {
-      claim(key, before, false);
-    }
-    claim(key, placement, true);
-  }
-
-  /** {@code key} serves (or no longer serves) at {@code placement}, if that zone is served. */
-  private void claim(String key, Placement placement, boolean served) {
-    ZoneBuild build = placement == null ? null : builds.get(placement.zone());
-    if (build != null) {
-      build.claim(key, placement.slot(), served, entries::get);
-    }
-  }
-
-  private static <K, V> V put(Map<K, V> map, K key, V value) {
-    return value == null ? map.remove(key) : map.put(key, value);
   }
 }
