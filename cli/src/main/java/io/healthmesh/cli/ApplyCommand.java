@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -107,7 +108,7 @@ abstract class ApplyCommand implements Callable<Integer> {
   }
 
   /** One write for all lines: the writer flushes at every line, and an apply can have 100,000. */
-  private static void print(PrintWriter out, java.util.stream.Stream<String> lines) {
+  private static void print(PrintWriter out, Stream<String> lines) {
     StringBuilder text = new StringBuilder();
     lines.forEach(line -> text.append(line).append(System.lineSeparator()));
     out.print(text);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.healthmesh.cli.audit.AuditData;
 import io.healthmesh.cli.audit.Transitions;
 import io.healthmesh.cli.config.AvroJson;
+import io.healthmesh.events.DnsQueryLog;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthTransition;
 import io.healthmesh.events.TransitionCause;
@@ -78,7 +79,7 @@ final class AuditCommand extends CommandGroup {
 
     @Override
     public Integer call() throws Exception {
-      List<io.healthmesh.events.DnsQueryLog> queries = data().queries(client, name, from, to);
+      List<DnsQueryLog> queries = data().queries(client, name, from, to);
       if (format == Format.json) {
         ArrayNode list = JSON.createArrayNode();
         queries.forEach(q -> list.add(AvroJson.writeAll(q)));
@@ -88,7 +89,7 @@ final class AuditCommand extends CommandGroup {
       PrintWriter out = out();
       out.printf("%-26s %-16s %-16s %-5s %-36s %-6s %-9s %9s %-34s %s%n", "TIME", "EDGE", "CLIENT", "PROTO", "NAME",
           "TYPE", "RCODE", "LATENCY", "SOURCE", "ANSWER");
-      for (io.healthmesh.events.DnsQueryLog q : queries) {
+      for (DnsQueryLog q : queries) {
         out.printf("%-26s %-16s %-16s %-5s %-36s %-6s %-9s %7dus %-34s %s%n", q.getTime(), q.getEdge(), q.getClient(),
             q.getProtocol(), q.getQueryName(), q.getQueryType(), q.getRcode(), q.getLatencyMicros(), q.getSource(),
             String.join("; ", q.getAnswer()));

@@ -4,8 +4,10 @@ import io.healthmesh.edge.dnssec.BindKeyFiles;
 import io.healthmesh.edge.dnssec.KeyTiming;
 import io.healthmesh.edge.dnssec.ZoneKey;
 import io.healthmesh.edge.dnssec.ZskRollover;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -15,6 +17,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.xbill.DNS.DNSSEC;
 import org.xbill.DNS.Name;
+import org.xbill.DNS.TextParseException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -45,12 +48,12 @@ final class DnssecCommand extends CommandGroup {
     Name zoneName() {
       try {
         return Name.fromString(zone.endsWith(".") ? zone : zone + ".");
-      } catch (org.xbill.DNS.TextParseException e) {
+      } catch (TextParseException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), "ZONE: '" + zone + "' is not a DNS name");
       }
     }
 
-    List<ZoneKey> keys() throws java.io.IOException {
+    List<ZoneKey> keys() throws IOException {
       return BindKeyFiles.readZone(dir, zoneName()).stream().sorted(Comparator.comparing(ZoneKey::file)).toList();
     }
 
@@ -149,7 +152,7 @@ final class DnssecCommand extends CommandGroup {
       List<ZoneKey> changed;
       try {
         changed = ZskRollover.plan(zoneName(), keys(), now, prepublish, retire);
-      } catch (java.security.GeneralSecurityException e) {
+      } catch (GeneralSecurityException e) {
         spec.commandLine().getErr().println("healthctl: " + e.getMessage());
         return 1;
       }

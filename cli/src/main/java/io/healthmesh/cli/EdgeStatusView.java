@@ -13,7 +13,9 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -52,7 +54,7 @@ final class EdgeStatusView {
       }
       Map<String, Map<String, List<Integer>>> keySets = keySets(rows);
       ObjectNode doc = JSON.createObjectNode().put("sameState", same && !rows.isEmpty())
-          .put("sameDnskeys", keySets.values().stream().allMatch(byEdge -> new java.util.HashSet<>(byEdge.values()).size() <= 1));
+          .put("sameDnskeys", keySets.values().stream().allMatch(byEdge -> new HashSet<>(byEdge.values()).size() <= 1));
       doc.set("dnssec", JSON.valueToTree(keySets));
       doc.set("edges", list);
       out.println(JSON.writeValueAsString(doc));
@@ -80,7 +82,7 @@ final class EdgeStatusView {
       }
     }
     keySets(rows).forEach((zone, byEdge) -> {
-      boolean agree = new java.util.HashSet<>(byEdge.values()).size() == 1;
+      boolean agree = new HashSet<>(byEdge.values()).size() == 1;
       out.println("dnssec " + zone + ": " + (agree ? "DNSKEY set " + byEdge.values().iterator().next() + " at all "
           + byEdge.size() + " edge(s)" : "edges serve different DNSKEY sets (R-DNSSEC-3): " + byEdge));
     });
@@ -132,6 +134,6 @@ final class EdgeStatusView {
   }
 
   private static String seconds(long millis) {
-    return String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
+    return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
   }
 }

@@ -12,6 +12,7 @@ import io.healthmesh.schemas.KafkaRefusal;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -56,7 +57,7 @@ final class ProbeCommand extends CommandGroup {
   static String hostName() {
     try {
       return InetAddress.getLocalHost().getHostName();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return "healthctl";
     }
   }

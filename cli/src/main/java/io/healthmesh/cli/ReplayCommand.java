@@ -13,9 +13,11 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import picocli.CommandLine;
@@ -94,8 +96,8 @@ final class ReplayCommand extends AuditCommand.Base {
     return 0;
   }
 
-  private static final java.util.Set<ResourceKind> BACK_TESTED =
-      java.util.EnumSet.of(ResourceKind.HEALTH_AGGREGATION_POLICY, ResourceKind.COMPOSITE_HEALTH_CHECK,
+  private static final Set<ResourceKind> BACK_TESTED =
+      EnumSet.of(ResourceKind.HEALTH_AGGREGATION_POLICY, ResourceKind.COMPOSITE_HEALTH_CHECK,
           ResourceKind.BACKEND_SERVICE);
 
   private List<Resource> policies() {

@@ -23,6 +23,7 @@ import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.rules.DnsTargets;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -144,7 +145,7 @@ final class StatusCommand implements Callable<Integer> {
       }
     }
     throw new CommandLine.ParameterException(spec.commandLine(), "unknown kind '" + text + "'; kinds: "
-        + java.util.Arrays.toString(EntityKind.values()));
+        + Arrays.toString(EntityKind.values()));
   }
 
   /** What each kind of entity is judged by, from the configuration in force, as the README's rules say. */

@@ -13,6 +13,7 @@ import io.healthmesh.schemas.Topics;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -89,6 +90,6 @@ final class XdsStatusView {
   }
 
   private static String seconds(Duration d) {
-    return String.format(java.util.Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
+    return String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
   }
 }

@@ -21,11 +21,17 @@ import io.healthmesh.schemas.RetryingRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -41,7 +47,7 @@ public final class EdgeApp implements AutoCloseable {
   private final MeterRegistry meters;
   private final EdgeStatusReporter status;
   private final OnlineSigning signing;
-  private final java.util.Set<String> offsetGauges = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Set<String> offsetGauges = ConcurrentHashMap.newKeySet();
 
   private EdgeApp(EdgeSettings settings, SchemaRegistryClient direct, MeterRegistry meters, Clock clock)
       throws IOException {
@@ -79,7 +85,7 @@ public final class EdgeApp implements AutoCloseable {
     FunctionCounter.builder("healthmesh.edge.records.rejected", follower, TopicFollower::rejected)
         .description("configuration records that broke a rule; the previous version stays in force").register(meters);
     for (HealthStatus as : List.of(HealthStatus.HEALTHY, HealthStatus.UNHEALTHY)) { // R-OP-2
-      io.micrometer.core.instrument.Gauge.builder("healthmesh.edge.unknown.targets.counted", follower,
+      Gauge.builder("healthmesh.edge.unknown.targets.counted", follower,
           f -> f.unknownCountedAs(as)).tag("as", as.name())
           .description("UNKNOWN target addresses that their record set counts as this state, not as the default")
           .register(meters);
@@ -112,7 +118,7 @@ public final class EdgeApp implements AutoCloseable {
     for (String tp : next.offsets().keySet()) {
       if (offsetGauges.add(tp)) {
         int dash = tp.lastIndexOf('-');
-        meters.gauge("healthmesh.edge.snapshot.offset", io.micrometer.core.instrument.Tags.of("topic",
+        meters.gauge("healthmesh.edge.snapshot.offset", Tags.of("topic",
             tp.substring(0, dash), "partition", tp.substring(dash + 1)), snapshot,
             s -> s.get().offsets().getOrDefault(tp, -1L));
       }
@@ -124,8 +130,8 @@ public final class EdgeApp implements AutoCloseable {
   }
 
   /** An upstream that is this edge: its port, on a loopback, wildcard or the listening address. */
-  private boolean isSelf(java.net.InetSocketAddress target) {
-    java.net.InetAddress a = target.getAddress();
+  private boolean isSelf(InetSocketAddress target) {
+    InetAddress a = target.getAddress();
     return server != null && target.getPort() == server.port()
         && (a.isLoopbackAddress() || a.isAnyLocalAddress() || a.getHostAddress().equals(listenHost));
   }

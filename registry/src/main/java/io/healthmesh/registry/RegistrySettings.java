@@ -2,11 +2,17 @@ package io.healthmesh.registry;
 
 import io.healthmesh.observability.MetricsSettings;
 import io.healthmesh.settings.SettingsReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import javax.net.ssl.KeyManagerFactory;
@@ -92,11 +98,11 @@ public record RegistrySettings(String host, int port, String bootstrapServers, S
     }
     MetricsSettings metrics = MetricsSettings.from(read, 9404);
     RegistryUsers users = null;
-    String method = read.string(AUTHENTICATION_METHOD, "NONE").toUpperCase(java.util.Locale.ROOT);
+    String method = read.string(AUTHENTICATION_METHOD, "NONE").toUpperCase(Locale.ROOT);
     if (method.equals("BASIC")) {
       String file = read.required(USERS_FILE, "a file of 'name: password, role' lines (roles read, write)");
       if (!file.isEmpty()) {
-        List<String> problems = new java.util.ArrayList<>();
+        List<String> problems = new ArrayList<>();
         users = RegistryUsers.read(Path.of(file), problems);
         problems.forEach(problem -> read.problem(USERS_FILE + ": " + problem));
       }
@@ -110,19 +116,19 @@ public record RegistrySettings(String host, int port, String bootstrapServers, S
       try {
         tls = serverTls(Path.of(keystore), read.string(KEYSTORE_TYPE, "PKCS12"), password,
             read.string(KEY_PASSWORD, password));
-      } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+      } catch (IOException | GeneralSecurityException e) {
         read.problem(KEYSTORE_LOCATION + ": cannot read " + keystore + ": " + e.getMessage());
       }
     }
     read.check("schema registry");
-    return new RegistrySettings(host, port, bootstrap, topic, (short) replication, level.toUpperCase(java.util.Locale.ROOT),
+    return new RegistrySettings(host, port, bootstrap, topic, (short) replication, level.toUpperCase(Locale.ROOT),
         Duration.ofMillis(timeoutMs), overrides, metrics, users, tls);
   }
 
   private static SSLContext serverTls(Path keystore, String type, String password, String keyPassword)
-      throws java.io.IOException, java.security.GeneralSecurityException {
+      throws IOException, GeneralSecurityException {
     KeyStore store = KeyStore.getInstance(type);
-    try (java.io.InputStream in = java.nio.file.Files.newInputStream(keystore)) {
+    try (InputStream in = Files.newInputStream(keystore)) {
       store.load(in, password.toCharArray());
     }
     KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());

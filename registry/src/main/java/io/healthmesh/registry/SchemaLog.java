@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.AbstractMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -184,7 +185,7 @@ final class SchemaLog implements AutoCloseable {
   static Map.Entry<byte[], byte[]> configRecord(String subject, CompatibilityLevel level) {
     ObjectNode key = JSON.createObjectNode().put("keytype", "CONFIG").put("subject", subject).put("magic", 0);
     byte[] value = level == null ? null : bytes(JSON.createObjectNode().put("compatibilityLevel", level.name()));
-    return new java.util.AbstractMap.SimpleImmutableEntry<>(bytes(key), value);
+    return new AbstractMap.SimpleImmutableEntry<>(bytes(key), value);
   }
 
   private void apply(ConsumerRecord<byte[], byte[]> record) {

@@ -2,9 +2,13 @@ package io.healthmesh.registry;
 
 import io.healthmesh.schemas.KafkaAccess;
 import io.healthmesh.schemas.KafkaRefusal;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A running schema registry: the store rebuilt from Kafka, the HTTP API in front of it. Runs
@@ -72,12 +76,12 @@ public final class SchemaRegistry implements AutoCloseable {
   }
 
   /** Requests, errors and health as meters (healthmesh_registry_*). */
-  public void bindTo(io.micrometer.core.instrument.MeterRegistry meters) {
-    io.micrometer.core.instrument.FunctionCounter.builder("healthmesh.registry.requests", http.requests,
-        java.util.concurrent.atomic.AtomicLong::get).description("REST requests answered").register(meters);
-    io.micrometer.core.instrument.FunctionCounter.builder("healthmesh.registry.errors", http.errors,
-        java.util.concurrent.atomic.AtomicLong::get).description("REST requests answered with an error").register(meters);
-    io.micrometer.core.instrument.Gauge.builder("healthmesh.registry.healthy", this, r -> r.healthy() ? 1 : 0)
+  public void bindTo(MeterRegistry meters) {
+    FunctionCounter.builder("healthmesh.registry.requests", http.requests,
+        AtomicLong::get).description("REST requests answered").register(meters);
+    FunctionCounter.builder("healthmesh.registry.errors", http.errors,
+        AtomicLong::get).description("REST requests answered with an error").register(meters);
+    Gauge.builder("healthmesh.registry.healthy", this, r -> r.healthy() ? 1 : 0)
         .description("1 while the schemas topic can be read").register(meters);
   }
 

@@ -1,5 +1,6 @@
 package io.healthmesh.registry;
 
+import org.apache.avro.AvroTypeException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 
@@ -13,7 +14,7 @@ final class Schemas {
     }
     try {
       return new Schema.Parser().parse(text);
-    } catch (SchemaParseException | org.apache.avro.AvroTypeException e) {
+    } catch (SchemaParseException | AvroTypeException e) {
       throw RegistryError.invalidSchema(e.getMessage());
     } catch (RuntimeException e) {
       throw RegistryError.invalidSchema(e.toString());

@@ -1,11 +1,14 @@
 package io.healthmesh.observability;
 
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import javax.net.ssl.SSLContext;
 
 /**
  * The JDK's HTTP server, made safe to face slow clients. Left to its defaults it waits forever
@@ -34,15 +37,15 @@ public final class HttpServers {
   }
 
   /** As {@link #create(String, int, int, String)}, serving HTTPS with {@code tls} when it is not null. */
-  public static HttpServer create(String host, int port, int threads, String name, javax.net.ssl.SSLContext tls)
+  public static HttpServer create(String host, int port, int threads, String name, SSLContext tls)
       throws IOException {
     HttpServer server;
     if (tls == null) {
       server = HttpServer.create(new InetSocketAddress(host, port), 128);
     } else {
-      com.sun.net.httpserver.HttpsServer https = com.sun.net.httpserver.HttpsServer.create(
+      HttpsServer https = HttpsServer.create(
           new InetSocketAddress(host, port), 128);
-      https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(tls));
+      https.setHttpsConfigurator(new HttpsConfigurator(tls));
       server = https;
     }
     server.setExecutor(Executors.newFixedThreadPool(threads, r -> {

@@ -2,6 +2,11 @@ package io.healthmesh.observability;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -9,6 +14,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * What every healthmesh process serves for operators: {@code /metrics} in the Prometheus text
@@ -31,11 +37,11 @@ public final class MetricsServer implements AutoCloseable {
   public static PrometheusMeterRegistry newRegistry(String component, String... tags) {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     registry.config().commonTags("component", component).commonTags(tags);
-    new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(registry);
-    new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics().bindTo(registry);
-    new io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics().bindTo(registry);
-    new io.micrometer.core.instrument.binder.system.ProcessorMetrics().bindTo(registry);
-    new io.micrometer.core.instrument.binder.system.UptimeMetrics().bindTo(registry);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
     return registry;
   }
 
@@ -46,7 +52,7 @@ public final class MetricsServer implements AutoCloseable {
 
   /** @param notReady why the component is not ready, or null when it is */
   public static MetricsServer start(String host, int port, PrometheusMeterRegistry registry,
-      java.util.function.Supplier<String> notReady) {
+      Supplier<String> notReady) {
     try {
       // Prometheus and a container's health check rarely overlap; the threads are for slow clients.
       HttpServer server = HttpServers.create(host, port, 8, "metrics-http");

@@ -1,6 +1,9 @@
 package io.healthmesh.observability;
 
 import io.healthmesh.settings.SettingsReader;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * Where a process serves {@code /metrics} and {@code /health/*}: keys {@code metrics.host}
@@ -15,14 +18,14 @@ public record MetricsSettings(String host, int port) {
     return new MetricsSettings(read.string(HOST, "127.0.0.1"), read.integer(PORT, defaultPort, 0, 65535));
   }
 
-  public MetricsServer start(io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry,
-      java.util.function.BooleanSupplier ready) {
+  public MetricsServer start(PrometheusMeterRegistry registry,
+      BooleanSupplier ready) {
     return MetricsServer.start(host, port, registry, ready);
   }
 
   /** @param notReady why the component is not ready, or null when it is; the body of a 503 */
-  public MetricsServer start(io.micrometer.prometheusmetrics.PrometheusMeterRegistry registry,
-      java.util.function.Supplier<String> notReady) {
+  public MetricsServer start(PrometheusMeterRegistry registry,
+      Supplier<String> notReady) {
     return MetricsServer.start(host, port, registry, notReady);
   }
 }

@@ -2,6 +2,9 @@ package io.healthmesh.schemas;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -52,18 +55,18 @@ public record RegistryClientSettings(String authorization, SSLContext tls) {
         yield userInfo;
       }
       case "URL" -> {
-        String info = java.net.URI.create(urls.split(",")[0].trim()).getRawUserInfo();
+        String info = URI.create(urls.split(",")[0].trim()).getRawUserInfo();
         if (info == null || !info.contains(":")) {
           throw new IllegalArgumentException(CREDENTIALS_SOURCE + " is URL but the schema registry URL has no"
               + " user:password@");
         }
-        yield java.net.URLDecoder.decode(info, java.nio.charset.StandardCharsets.UTF_8);
+        yield URLDecoder.decode(info, StandardCharsets.UTF_8);
       }
       default -> throw new IllegalArgumentException(CREDENTIALS_SOURCE + ": '" + source
           + "' is not one of USER_INFO, URL");
     };
     String authorization = credentials == null ? null
-        : "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        : "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
     return new RegistryClientSettings(authorization, trust(settings));
   }
 

@@ -11,6 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,7 +53,7 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
     if (urls == null || urls.isBlank()) {
       throw new IllegalArgumentException("schema registry url is empty");
     }
-    this.baseUrls = java.util.Arrays.stream(urls.split(","))
+    this.baseUrls = Arrays.stream(urls.split(","))
         .map(String::trim)
         .filter(u -> !u.isEmpty())
         .map(u -> withoutUserInfo(URI.create(u.endsWith("/") ? u : u + "/")))

@@ -2,6 +2,7 @@ package io.healthmesh.schemas;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -108,7 +109,7 @@ public final class TopicCreator {
     if (topic == Topics.PROBE_RESULTS) {
       // The broker's clock, not each prober's, orders staleness (R-EP-4) and bounds clock skew;
       // it is kept in the log, so that a replay sees the same times (R-AUD-2).
-      configs = new java.util.HashMap<>(configs);
+      configs = new HashMap<>(configs);
       configs.put(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
     }
     return new NewTopic(topic.name(), partitions, replicationFactor).configs(configs);

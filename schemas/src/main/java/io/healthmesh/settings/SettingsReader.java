@@ -5,7 +5,9 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -37,8 +39,8 @@ public final class SettingsReader {
   }
 
   /** Every key that starts with {@code prefix}, without it: what a process passes on to its Kafka clients. */
-  public java.util.Map<String, String> prefixed(String prefix) {
-    java.util.Map<String, String> out = new java.util.HashMap<>();
+  public Map<String, String> prefixed(String prefix) {
+    Map<String, String> out = new HashMap<>();
     properties.stringPropertyNames().stream().filter(k -> k.startsWith(prefix))
         .forEach(k -> out.put(k.substring(prefix.length()), properties.getProperty(k)));
     return out;

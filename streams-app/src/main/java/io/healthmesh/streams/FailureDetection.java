@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -54,7 +55,7 @@ record FailureDetection(Duration session, Duration heartbeat, Duration transacti
   }
 
   /** The consumer and producer settings. */
-  void applyTo(java.util.Properties p) {
+  void applyTo(Properties p) {
     p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) session.toMillis());
     p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) heartbeat.toMillis());
     p.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), (int) transactionTimeout.toMillis());

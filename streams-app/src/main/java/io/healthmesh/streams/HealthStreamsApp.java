@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -103,7 +104,7 @@ public final class HealthStreamsApp implements AutoCloseable {
    */
   private static StreamThreadExceptionResponse replaceThread(Throwable e, AtomicReference<String> refused,
       KafkaAccess access, Map<String, Object> client) {
-    java.util.Optional<RuntimeException> refusal = KafkaRefusal.of(e);
+    Optional<RuntimeException> refusal = KafkaRefusal.of(e);
     if (refusal.isPresent()) {
       // A missing ACL fails every replacement thread the same way: stop and say so, never loop.
       refused.set(KafkaRefusal.explain(refusal.get(), access, client));

@@ -22,8 +22,10 @@ import io.healthmesh.streams.store.KeyValueStores;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -58,7 +60,7 @@ public final class HealthTopology {
    * or repartition topic under a running deployment and lose its state.
    */
   static TopologyConfig topologyConfig(StreamsSettings settings) {
-    java.util.Properties p = settings.streamsProperties();
+    Properties p = settings.streamsProperties();
     p.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
     return new TopologyConfig(new StreamsConfig(p));
   }
@@ -203,7 +205,7 @@ public final class HealthTopology {
         .to(dlq.name(), produced(dlq, registry));
   }
 
-  private static <K, V extends org.apache.avro.specific.SpecificRecord> Produced<K, V> produced(
+  private static <K, V extends SpecificRecord> Produced<K, V> produced(
       Topic<K, V> topic, SchemaRegistryClient registry) {
     return Produced.with(topic.keySerde(registry), topic.valueSerde(registry));
   }

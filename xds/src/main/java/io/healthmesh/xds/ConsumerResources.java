@@ -1,6 +1,7 @@
 package io.healthmesh.xds;
 
 import com.google.protobuf.Any;
+import com.google.protobuf.Duration;
 import com.google.protobuf.UInt32Value;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.core.v3.Address;
@@ -44,7 +45,7 @@ final class ConsumerResources {
     return Cluster.newBuilder().setName(name).setType(Cluster.DiscoveryType.EDS)
         .setEdsClusterConfig(Cluster.EdsClusterConfig.newBuilder().setEdsConfig(ADS))
         .setLbPolicy(Cluster.LbPolicy.ROUND_ROBIN)
-        .setConnectTimeout(com.google.protobuf.Duration.newBuilder().setSeconds(1)).build();
+        .setConnectTimeout(Duration.newBuilder().setSeconds(1)).build();
   }
 
   static Listener listener(String name) {

@@ -1,5 +1,6 @@
 package io.healthmesh.xds;
 
+import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.controlplane.server.DiscoveryServerCallbacks;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
@@ -124,7 +125,7 @@ final class StreamTracker implements DiscoveryServerCallbacks {
       return;
     }
     XdsSnapshot current = snapshot.get();
-    var type = io.envoyproxy.controlplane.cache.Resources.TYPE_URLS_TO_RESOURCE_TYPE.get(typeUrl);
+    var type = Resources.TYPE_URLS_TO_RESOURCE_TYPE.get(typeUrl);
     if (type == null) {
       return;
     }

@@ -3,6 +3,7 @@ package io.healthmesh.xds;
 import io.envoyproxy.controlplane.cache.Resources;
 import io.envoyproxy.controlplane.cache.SnapshotResources;
 import io.envoyproxy.controlplane.cache.VersionedResource;
+import io.envoyproxy.controlplane.cache.v3.Snapshot;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.config.listener.v3.Listener;
@@ -14,7 +15,7 @@ import java.util.Map;
  * What every xDS client is served at one moment: the library's snapshot, with each type held in
  * a {@link ResourceTable} so that resources are versioned one by one rather than all together.
  */
-final class XdsSnapshot extends io.envoyproxy.controlplane.cache.v3.Snapshot {
+final class XdsSnapshot extends Snapshot {
   static final XdsSnapshot EMPTY = new XdsSnapshot(ResourceTable.empty(), ResourceTable.empty(),
       ResourceTable.empty(), ResourceTable.empty());
   private static final ResourceTable<Secret> NO_SECRETS = ResourceTable.empty();

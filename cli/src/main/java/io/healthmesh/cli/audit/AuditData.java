@@ -10,6 +10,7 @@ import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -109,7 +110,7 @@ public final class AuditData {
       return Map.entry(EntityKind.valueOf(kind), text.substring(slash + 1));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("'" + text.substring(0, slash) + "' is not one of "
-          + java.util.Arrays.toString(EntityKind.values()));
+          + Arrays.toString(EntityKind.values()));
     }
   }
 

@@ -10,11 +10,14 @@ import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.HealthTopology;
 import io.healthmesh.streams.StreamsSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +27,8 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.TopologyTestDriver;
 
 /**
@@ -60,7 +65,7 @@ public final class Replayer {
     Set<String> replaced = new HashSet<>();
     policies.forEach(p -> replaced.add(p.kind().topic().name() + "/" + p.key()));
     long[] counts = new long[2];
-    List<String> configTopics = java.util.Arrays.stream(ResourceKind.values()).map(k -> k.topic().name()).toList();
+    List<String> configTopics = Arrays.stream(ResourceKind.values()).map(k -> k.topic().name()).toList();
     scan.readAll(configTopics, null, r -> {
       if (replaced.contains(r.topic() + "/" + key(r))) {
         return;
@@ -72,7 +77,7 @@ public final class Replayer {
     });
     for (Resource p : policies) {
       String topic = p.kind().topic().name();
-      inputs.add(new Input(topic, p.key().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+      inputs.add(new Input(topic, p.key().getBytes(StandardCharsets.UTF_8),
           p.kind().topic().valueSerde(registry).serializer().serialize(topic, (SpecificRecord) p.value()),
           Long.MIN_VALUE, 0));
     }
@@ -99,16 +104,16 @@ public final class Replayer {
     StreamsSettings settings = StreamsSettings.from(p);
     long first = inputs.stream().mapToLong(Input::timestamp).filter(t -> t != Long.MIN_VALUE).min().orElse(0);
     // One task holds every key in a TopologyTestDriver: as one partition, no probe needs moving.
-    org.apache.kafka.streams.Topology topology = HealthTopology.build(settings, registry, new SimpleMeterRegistry(), 1);
+    Topology topology = HealthTopology.build(settings, registry, new SimpleMeterRegistry(), 1);
     Set<String> sources = new HashSet<>();
     topology.describe().subtopologies().forEach(st -> st.nodes().forEach(n -> {
-      if (n instanceof org.apache.kafka.streams.TopologyDescription.Source source && source.topicSet() != null) {
+      if (n instanceof TopologyDescription.Source source && source.topicSet() != null) {
         sources.addAll(source.topicSet());
       }
     }));
     try (TopologyTestDriver driver = new TopologyTestDriver(topology, settings.streamsProperties(),
         Instant.ofEpochMilli(first))) {
-      Map<String, TestInputTopic<byte[], byte[]>> topics = new java.util.HashMap<>();
+      Map<String, TestInputTopic<byte[], byte[]>> topics = new HashMap<>();
       var output = driver.createOutputTopic(Topics.HEALTH_TRANSITIONS.name(),
           Topics.HEALTH_TRANSITIONS.keySerde(registry).deserializer(),
           Topics.HEALTH_TRANSITIONS.valueSerde(registry).deserializer());
@@ -134,7 +139,7 @@ public final class Replayer {
   }
 
   private static String key(ConsumerRecord<byte[], byte[]> r) {
-    return r.key() == null ? "" : new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
+    return r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
   }
 
   /** Transitions identified by what they say, not by where they were written. */

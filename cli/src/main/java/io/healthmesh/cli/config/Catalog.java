@@ -1,6 +1,7 @@
 package io.healthmesh.cli.config;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -52,7 +53,7 @@ public final class Catalog {
   }
 
   public Map<String, SpecificRecord> all(ResourceKind kind) {
-    return java.util.Collections.unmodifiableMap(byKind.get(kind));
+    return Collections.unmodifiableMap(byKind.get(kind));
   }
 
   @SuppressWarnings("unchecked")

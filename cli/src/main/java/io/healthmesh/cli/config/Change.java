@@ -1,6 +1,7 @@
 package io.healthmesh.cli.config;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /** What applying a resource does to the stored configuration. */
@@ -12,7 +13,7 @@ public record Change(Resource resource, Action action) {
     REPAIRED;
 
     public String word() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 

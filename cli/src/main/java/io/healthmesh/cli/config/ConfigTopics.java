@@ -6,13 +6,16 @@ import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.TopicCreator;
 import io.healthmesh.schemas.Topics;
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -22,6 +25,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The configuration as stored in the compacted config topics: read whole from the beginning
@@ -68,12 +72,12 @@ public final class ConfigTopics {
     Catalog catalog = new Catalog();
     // Only an unreadable record that is still its key's latest matters; one followed by a good
     // record is history.
-    Map<Resource.Ref, String> unreadable = new java.util.LinkedHashMap<>();
+    Map<Resource.Ref, String> unreadable = new LinkedHashMap<>();
     Map<Resource.Ref, InForceVersions.At> latest = new HashMap<>();
     TopicScan scan = new TopicScan(client, false);
     // The topology keeps the version before a record it rejected; so does the catalog.
     Map<String, String> rejectedByTopology = InForceVersions.topologyRejections(scan, registry, warnings);
-    Map<Resource.Ref, String> rejected = new java.util.LinkedHashMap<>();
+    Map<Resource.Ref, String> rejected = new LinkedHashMap<>();
     readAll(scan, registry, kinds, (kind, r, value) -> {
       Resource.Ref ref = new Resource.Ref(kind, r.key());
       String reason = rejectedByTopology.get(r.topic() + ":" + r.partition() + ":" + r.offset());
@@ -129,7 +133,7 @@ public final class ConfigTopics {
    * a record that cannot be decoded is left out and reported to {@code warnings}.
    */
   public static void readAll(TopicScan scan, SchemaRegistryClient registry, Visitor each,
-      java.util.function.Consumer<String> warnings) {
+      Consumer<String> warnings) {
     readAll(scan, registry, each, (kind, key, problem) -> warnings.accept(problem));
   }
 
@@ -147,7 +151,7 @@ public final class ConfigTopics {
       values.put(kind.topic().name(), kind.topic().valueSerde(registry).deserializer());
     }
     scan.readAll(kinds.keySet(), null, r -> {
-      String key = r.key() == null ? null : new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
+      String key = r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
       try {
         SpecificRecord value = values.get(r.topic()).deserialize(r.topic(), r.value());
         each.accept(kinds.get(r.topic()), new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.timestamp(),
@@ -176,7 +180,7 @@ public final class ConfigTopics {
     props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 10);
     try (KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(props,
         // one serializer for every kind: the subject comes from each record's topic
-        new org.apache.kafka.common.serialization.StringSerializer(), new AvroSerializer<SpecificRecord>(registry, false))) {
+        new StringSerializer(), new AvroSerializer<SpecificRecord>(registry, false))) {
       producer.initTransactions();
       producer.beginTransaction();
       try {

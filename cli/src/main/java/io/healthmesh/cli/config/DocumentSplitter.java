@@ -2,6 +2,7 @@ package io.healthmesh.cli.config;
 
 import io.healthmesh.cli.config.Documents.Piece;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -63,7 +64,7 @@ final class DocumentSplitter {
       documents++;
     }
     if (documents > 0) {
-      pieces.add(new Piece(name, before, firstLine, java.util.Arrays.copyOfRange(text, from, to)));
+      pieces.add(new Piece(name, before, firstLine, Arrays.copyOfRange(text, from, to)));
     }
     return documents;
   }

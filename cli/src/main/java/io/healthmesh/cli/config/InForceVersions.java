@@ -2,13 +2,18 @@ package io.healthmesh.cli.config;
 
 import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.events.ConfigInForce;
+import io.healthmesh.events.DeadLetter;
+import io.healthmesh.events.DeadLetterReason;
+import io.healthmesh.schemas.AvroDeserializationException;
 import io.healthmesh.schemas.KafkaRefusal;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import java.nio.ByteBuffer;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Where a config topic's latest record broke a rule, the edges keep an earlier version in force
@@ -67,12 +72,12 @@ final class InForceVersions {
    * with the reason; records it could not match yet (UNKNOWN_ENTITY) are not among them.
    */
   static Map<String, String> topologyRejections(TopicScan scan, SchemaRegistryClient registry, List<String> warnings) {
-    Map<String, String> rejected = new java.util.HashMap<>();
+    Map<String, String> rejected = new HashMap<>();
     try {
-      long skipped = scan.read(Topics.CONFIG_DLQ.name(), new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+      long skipped = scan.read(Topics.CONFIG_DLQ.name(), new ByteArrayDeserializer(),
           Topics.CONFIG_DLQ.valueSerde(registry).deserializer(), null, r -> {
-            io.healthmesh.events.DeadLetter letter = r.value();
-            if (letter != null && letter.getReason() == io.healthmesh.events.DeadLetterReason.INVALID
+            DeadLetter letter = r.value();
+            if (letter != null && letter.getReason() == DeadLetterReason.INVALID
                 && kindOf(letter.getSourceTopic()) != null && letter.getSourceOffset() >= 0) {
               rejected.put(letter.getSourceTopic() + ":" + letter.getSourcePartition() + ":" + letter.getSourceOffset(),
                   letter.getMessage());
@@ -82,7 +87,7 @@ final class InForceVersions {
         warnings.add(skipped + " record(s) of " + Topics.CONFIG_DLQ.name() + " could not be read and are left out");
       }
     } catch (RuntimeException e) {
-      if (e instanceof io.healthmesh.schemas.AvroDeserializationException || KafkaRefusal.of(e).isPresent()) {
+      if (e instanceof AvroDeserializationException || KafkaRefusal.of(e).isPresent()) {
         throw e;
       }
       // no dead-letter topic yet: nothing was rejected

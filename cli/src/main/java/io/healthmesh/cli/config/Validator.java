@@ -22,10 +22,14 @@ import io.healthmesh.streams.rules.ConfigRules;
 import io.healthmesh.streams.rules.DnsTargets;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -38,7 +42,7 @@ public final class Validator {
   private final Catalog before;
   private final Catalog after;
   private final Set<Ref> changed = new HashSet<>();
-  private final Map<Catalog, Map<String, Set<String>>> ruleIndexes = new java.util.IdentityHashMap<>();
+  private final Map<Catalog, Map<String, Set<String>>> ruleIndexes = new IdentityHashMap<>();
 
   private Validator(Catalog before, List<Resource> changes) {
     this.before = before;
@@ -155,15 +159,15 @@ public final class Validator {
   }
 
   private static String ruleSlot(ResponsePolicyRule r) {
-    return r.getResponsePolicy() + "|" + r.getDnsName().toLowerCase(java.util.Locale.ROOT);
+    return r.getResponsePolicy() + "|" + r.getDnsName().toLowerCase(Locale.ROOT);
   }
 
   /** Rule names by policy and matched name, built once per catalog: a policy may hold 100,000 rules. */
   private Map<String, Set<String>> rulesByName(Catalog c) {
     return ruleIndexes.computeIfAbsent(c, catalog -> {
-      Map<String, Set<String>> index = new java.util.HashMap<>();
+      Map<String, Set<String>> index = new HashMap<>();
       for (ResponsePolicyRule rule : catalog.<ResponsePolicyRule>values(ResourceKind.RESPONSE_POLICY_RULE)) {
-        index.computeIfAbsent(ruleSlot(rule), k -> new java.util.TreeSet<>()).add(rule.getRuleName());
+        index.computeIfAbsent(ruleSlot(rule), k -> new TreeSet<>()).add(rule.getRuleName());
       }
       return index;
     });

@@ -3,6 +3,7 @@ package io.healthmesh.cli.launch;
 import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.config.Resource;
 import io.healthmesh.cli.config.ResourceKind;
+import io.healthmesh.config.ForwardingRule;
 import io.healthmesh.edge.EdgeApp;
 import io.healthmesh.edge.EdgeMain;
 import io.healthmesh.edge.EdgeSettings;
@@ -23,6 +24,7 @@ import io.healthmesh.xds.RegionService;
 import io.healthmesh.xds.XdsApp;
 import io.healthmesh.xds.XdsSettings;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,6 +33,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -57,7 +60,7 @@ public final class Demo implements AutoCloseable {
   String bootstrap;
   final List<EdgeApp> edges = new ArrayList<>();
   XdsApp xds;
-  final Map<String, MetricsServer> metrics = new java.util.LinkedHashMap<>();
+  final Map<String, MetricsServer> metrics = new LinkedHashMap<>();
 
   private Demo(Path dataDir) {
     this.dataDir = dataDir;
@@ -174,8 +177,8 @@ public final class Demo implements AutoCloseable {
   private void startXds(SchemaRegistryClient client, Ports ports) {
     for (Resource r : SampleConfig.resources()) {
       if (r.kind() == ResourceKind.FORWARDING_RULE
-          && ((io.healthmesh.config.ForwardingRule) r.value()).getPublishedService()) {
-        io.healthmesh.config.ForwardingRule rule = (io.healthmesh.config.ForwardingRule) r.value();
+          && ((ForwardingRule) r.value()).getPublishedService()) {
+        ForwardingRule rule = (ForwardingRule) r.value();
         started.add(RegionService.start(rule.getIpAddress(), rule.getPort(), rule.getRegion()));
       }
     }
@@ -270,7 +273,7 @@ public final class Demo implements AutoCloseable {
     started.clear();
   }
 
-  private static void deleteRecursively(Path dir) throws java.io.IOException {
+  private static void deleteRecursively(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

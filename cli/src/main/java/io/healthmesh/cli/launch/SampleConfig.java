@@ -7,6 +7,7 @@ import io.healthmesh.cli.config.Validator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -24,7 +25,7 @@ final class SampleConfig {
   static List<Resource> resources() {
     try (InputStream in = SampleConfig.class.getResourceAsStream(RESOURCE)) {
       ResourceReader.Read read = ResourceReader.read("demo.yaml", in);
-      List<String> problems = new java.util.ArrayList<>(read.problems());
+      List<String> problems = new ArrayList<>(read.problems());
       problems.addAll(Validator.check(new Catalog(), read.resources()));
       if (!problems.isEmpty()) {
         throw new IllegalStateException("the sample configuration is broken: " + problems);

@@ -15,6 +15,8 @@ import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -108,7 +110,7 @@ public final class XdsCommand extends ServeCommand {
           out.println("no answer yet from " + service + " through " + server + ": " + e.getStatus());
         }
         for (int second = 0; count == 0 || second < count; second++) {
-          java.util.Map<String, Integer> answers = new java.util.TreeMap<>();
+          Map<String, Integer> answers = new TreeMap<>();
           long end = System.nanoTime() + 1_000_000_000L;
           while (System.nanoTime() < end) {
             String answer;

@@ -5,10 +5,12 @@ import io.healthmesh.config.HealthCheckSpec;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 
 /** Checks one target over TCP connect or HTTP(S) GET, within the health check's timeout. */
@@ -37,7 +39,7 @@ public final class Checker {
         success = true;
         detail = "TCP connect ok";
       }
-    } catch (java.net.http.HttpTimeoutException | java.net.SocketTimeoutException e) {
+    } catch (HttpTimeoutException | SocketTimeoutException e) {
       success = false;
       detail = "timed out after " + spec.getTimeoutSec() + " s";
     } catch (IOException e) {

@@ -18,6 +18,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -46,7 +47,7 @@ public final class Prober implements AutoCloseable {
   private final ScheduledThreadPoolExecutor checks;
   private final ScheduledThreadPoolExecutor control = new ScheduledThreadPoolExecutor(1);
   // concurrent: the targets gauge reads its size from the scrape thread
-  private final Map<Target, ScheduledFuture<?>> scheduled = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<Target, ScheduledFuture<?>> scheduled = new ConcurrentHashMap<>();
   private final Counter healthy;
   private final Counter unhealthy;
   private final Counter publishErrors;

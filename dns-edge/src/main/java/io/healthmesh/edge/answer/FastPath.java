@@ -9,11 +9,14 @@ import io.healthmesh.edge.state.RecordSetEntry;
 import io.healthmesh.edge.state.Snapshot;
 import io.healthmesh.edge.state.WireIndex;
 import io.healthmesh.edge.state.Zone;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;
 import org.xbill.DNS.DClass;
+import org.xbill.DNS.DNSInput;
+import org.xbill.DNS.Name;
 import org.xbill.DNS.Type;
 
 /**
@@ -137,15 +140,15 @@ final class FastPath {
   }
 
   /** The question's name, when it is one uncompressed name after a whole header; else null. */
-  static org.xbill.DNS.Name questionName(byte[] q) {
+  static Name questionName(byte[] q) {
     if (q.length < HEADER + 5 || nameEnd(q, HEADER) < 0) {
       return null;
     }
     try {
-      org.xbill.DNS.DNSInput in = new org.xbill.DNS.DNSInput(q);
+      DNSInput in = new DNSInput(q);
       in.jump(HEADER);
-      return new org.xbill.DNS.Name(in);
-    } catch (java.io.IOException | RuntimeException e) {
+      return new Name(in);
+    } catch (IOException | RuntimeException e) {
       return null;
     }
   }

@@ -3,6 +3,7 @@ package io.healthmesh.edge.answer;
 import io.healthmesh.config.ResponsePolicyRuleBehavior;
 import io.healthmesh.edge.policy.RuleEntry;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import org.xbill.DNS.Message;
 import org.xbill.DNS.OPTRecord;
@@ -48,7 +49,7 @@ final class PolicyAnswer {
       return new Message(reply).toWire(maxSize);
     } catch (IOException e) {
       // unreadable, so it cannot be cut: a header alone with TC, which sends the client to TCP
-      byte[] header = java.util.Arrays.copyOf(reply, HEADER);
+      byte[] header = Arrays.copyOf(reply, HEADER);
       header[2] |= 0x02;
       for (int i = 4; i < HEADER; i++) {
         header[i] = 0;

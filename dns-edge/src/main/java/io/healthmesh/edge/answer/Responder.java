@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.xbill.DNS.DClass;
@@ -62,7 +63,7 @@ public final class Responder {
      * Called on the query's own thread, and only when its reply will follow: what sends it, once,
      * from another thread. So a query answered at once costs its listener nothing.
      */
-    java.util.function.Consumer<byte[]> hold();
+    Consumer<byte[]> hold();
   }
 
   public Responder(Supplier<Snapshot> snapshot, RoutingEngine engine, String edgeRegion, SubnetRegions subnets,
@@ -209,7 +210,7 @@ public final class Responder {
       return logged(access, query, error(query, Rcode.SERVFAIL), tcp, "servfail", started);
     }
     int max = maxSize(opt, tcp);
-    java.util.function.Consumer<byte[]> send = later.hold();
+    Consumer<byte[]> send = later.hold();
     forwarding.forwarder().forward(packet, PolicyAnswer.questionEnd(packet), targets, (reply, from) -> send.accept(
         reply == null ? logged(access, query, error(query, Rcode.SERVFAIL), tcp, "servfail", started)
             : logged(access, query, PolicyAnswer.fit(reply, max), tcp, "forwarded:" + from.getAddress().getHostAddress()

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
+import org.xbill.DNS.CNAMERecord;
 import org.xbill.DNS.ClientSubnetOption;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.EDNSOption;
@@ -152,7 +153,7 @@ final class ZoneAnswer {
         response.addRecord(zone.soa(), Section.AUTHORITY);
         return;
       }
-      name = ((org.xbill.DNS.CNAMERecord) alias.get(0)).getTarget();
+      name = ((CNAMERecord) alias.get(0)).getTarget();
       if (!name.subdomain(zone.origin())) {
         return; // the resolver follows it outside the zone
       }

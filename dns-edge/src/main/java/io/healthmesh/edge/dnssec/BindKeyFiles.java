@@ -1,5 +1,6 @@
 package io.healthmesh.edge.dnssec;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,7 @@ import java.security.spec.NamedParameterSpec;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.xbill.DNS.DNSKEYRecord;
 import org.xbill.DNS.DNSSEC;
@@ -59,21 +61,21 @@ public final class BindKeyFiles {
   }
 
   /** Every key of {@code zone} in {@code dir}; any file there that cannot be read is an error. */
-  public static java.util.List<ZoneKey> readZone(Path dir, Name zone) throws IOException {
+  public static List<ZoneKey> readZone(Path dir, Name zone) throws IOException {
     KeyDirectory read = KeyDirectory.read(dir);
     if (!read.problems().isEmpty()) {
       throw new IOException(String.join("; ", read.problems()));
     }
-    return read.keys().getOrDefault(zone, java.util.List.of());
+    return read.keys().getOrDefault(zone, List.of());
   }
 
   /**
    * A new key-signing key and a new zone-signing key for {@code zone}, in that order, written into
    * {@code dir}: what a zone needs to be signed.
    */
-  public static java.util.List<ZoneKey> writeNewPair(Path dir, Name zone, int algorithm, long ttl, KeyTiming timing)
+  public static List<ZoneKey> writeNewPair(Path dir, Name zone, int algorithm, long ttl, KeyTiming timing)
       throws IOException, GeneralSecurityException {
-    java.util.List<ZoneKey> keys = java.util.List.of(ZoneKey.generate(zone, algorithm, true, ttl, timing),
+    List<ZoneKey> keys = List.of(ZoneKey.generate(zone, algorithm, true, ttl, timing),
         ZoneKey.generate(zone, algorithm, false, ttl, timing));
     for (ZoneKey key : keys) {
       write(key, dir);
@@ -115,7 +117,7 @@ public final class BindKeyFiles {
   private static DNSKEYRecord dnskey(Path keyFile) throws IOException {
     // A key file may give no TTL (dnssec-keygen without -L); BIND then uses the zone's default.
     String text = "$TTL " + ZoneKey.DEFAULT_TTL + "\n" + Files.readString(keyFile, StandardCharsets.US_ASCII);
-    try (Master master = new Master(new java.io.ByteArrayInputStream(text.getBytes(StandardCharsets.US_ASCII)),
+    try (Master master = new Master(new ByteArrayInputStream(text.getBytes(StandardCharsets.US_ASCII)),
         Name.root)) {
       for (Record r = master.nextRecord(); r != null; r = master.nextRecord()) {
         if (r instanceof DNSKEYRecord dnskey) {

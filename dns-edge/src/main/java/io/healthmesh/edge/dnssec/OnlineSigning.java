@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.xbill.DNS.Name;
 
 /**
@@ -25,7 +27,7 @@ import org.xbill.DNS.Name;
  * the edge not ready (R-DNSSEC-3).
  */
 public final class OnlineSigning implements AutoCloseable {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OnlineSigning.class);
+  private static final Logger LOG = LoggerFactory.getLogger(OnlineSigning.class);
   private final SigningSettings settings;
   private final Clock clock;
   private final Counter signatures;

@@ -1,9 +1,12 @@
 package io.healthmesh.edge.dnssec;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.xbill.DNS.RRSIGRecord;
 import org.xbill.DNS.Section;
@@ -28,7 +31,7 @@ final class SignatureCache {
       this.tails = new byte[sigs.size()][];
       for (int i = 0; i < sigs.size(); i++) {
         byte[] wire = sigs.get(i).toWire(Section.ANSWER);
-        this.tails[i] = java.util.Arrays.copyOfRange(wire, sigs.get(i).getName().length(), wire.length);
+        this.tails[i] = Arrays.copyOfRange(wire, sigs.get(i).getName().length(), wire.length);
       }
       this.refreshAtMillis = refreshAtMillis;
       this.expiresAtMillis = expiresAtMillis;
@@ -48,7 +51,7 @@ final class SignatureCache {
   private final LongAdder hits;
   private final LongAdder misses;
   /** The zone's SOA last signed, whose signatures the next serial's replace. */
-  final java.util.concurrent.atomic.AtomicReference<RRsetKey> lastSoa = new java.util.concurrent.atomic.AtomicReference<>();
+  final AtomicReference<RRsetKey> lastSoa = new AtomicReference<>();
 
   /** @param hits and {@code misses}: the edge's counts, shared by every zone's cache and the next one's */
   SignatureCache(LongAdder hits, LongAdder misses) {
@@ -98,7 +101,7 @@ final class SignatureCache {
     entries.values().removeIf(s -> s.usedAtMillis < idleBefore || s.expiresAtMillis <= now);
     if (entries.size() > max) {
       List<Map.Entry<RRsetKey, Signed>> all = new ArrayList<>(entries.entrySet());
-      all.sort(java.util.Comparator.comparingLong(e -> e.getValue().usedAtMillis));
+      all.sort(Comparator.comparingLong(e -> e.getValue().usedAtMillis));
       for (int i = 0; i < all.size() - max; i++) {
         entries.remove(all.get(i).getKey());
       }

@@ -1,5 +1,6 @@
 package io.healthmesh.edge.dnssec;
 
+import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
@@ -45,7 +46,7 @@ final class SigningProvider {
   static byte[] ed25519Seed(PrivateKey key) {
     try {
       return ASN1OctetString.getInstance(PrivateKeyInfo.getInstance(key.getEncoded()).parsePrivateKey()).getOctets();
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new IllegalStateException("an Ed25519 key without its seed: " + e.getMessage(), e);
     }
   }

@@ -8,6 +8,7 @@ import java.security.PrivateKey;
 import java.security.interfaces.ECPrivateKey;
 import java.security.spec.ECGenParameterSpec;
 import java.util.Arrays;
+import java.util.Locale;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.DNSKEYRecord;
 import org.xbill.DNS.DNSSEC;
@@ -62,7 +63,7 @@ public record ZoneKey(Name zone, DNSKEYRecord dnskey, PrivateKey privateKey, Key
 
   /** BIND's base name: {@code K<zone>.+<algorithm>+<tag>}. */
   static String fileName(Name zone, int algorithm, int tag) {
-    return String.format("K%s+%03d+%05d", zone.toString().toLowerCase(java.util.Locale.ROOT), algorithm, tag);
+    return String.format("K%s+%03d+%05d", zone.toString().toLowerCase(Locale.ROOT), algorithm, tag);
   }
 
   /** This key with other timing (a successor's, a retirement's). */

@@ -1,5 +1,6 @@
 package io.healthmesh.edge.dnssec;
 
+import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -93,7 +94,7 @@ public final class ZoneSigner {
   void refresh(List<RRsetKey> due) {
     for (RRsetKey key : due) {
       List<Record> records = new ArrayList<>(key.rdatas().size());
-      for (java.nio.ByteBuffer rdata : key.rdatas()) {
+      for (ByteBuffer rdata : key.rdatas()) {
         byte[] bytes = new byte[rdata.remaining()];
         rdata.duplicate().get(bytes);
         records.add(Record.newRecord(key.owner(), key.type(), DClass.IN, key.ttl(), bytes));

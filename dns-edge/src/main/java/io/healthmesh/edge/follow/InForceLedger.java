@@ -4,6 +4,7 @@ import io.healthmesh.events.ConfigInForce;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -29,7 +30,7 @@ final class InForceLedger {
    * What to write once the whole of the topics was read: before that, what this edge concludes
    * may be missing what the topic already says (an entry not read yet), and must not replace it.
    */
-  private final Map<String, ConfigInForce> deferred = new java.util.LinkedHashMap<>();
+  private final Map<String, ConfigInForce> deferred = new LinkedHashMap<>();
   private boolean complete;
 
   InForceLedger(BiConsumer<String, ConfigInForce> writer) {

@@ -5,11 +5,13 @@ import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -79,12 +81,12 @@ final class LedgerWriter implements AutoCloseable {
   public void close() {
     sender.shutdown();
     try {
-      sender.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+      sender.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
     if (producer != null) {
-      producer.close(java.time.Duration.ofSeconds(5));
+      producer.close(Duration.ofSeconds(5));
     }
   }
 }

@@ -7,17 +7,20 @@ import io.healthmesh.events.ConfigInForce;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
+import io.healthmesh.events.HealthStatus;
 import io.healthmesh.schemas.AvroDeserializer;
 import io.healthmesh.schemas.FollowerThreads;
 import io.healthmesh.schemas.KafkaAccess;
 import io.healthmesh.schemas.RegistryUnavailableException;
 import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topic;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,6 +29,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -161,7 +165,7 @@ public final class TopicFollower implements AutoCloseable {
 
   /** Records that could not be read and were left out. */
   /** See {@link EdgeState#unknownCountedAs}. */
-  public long unknownCountedAs(io.healthmesh.events.HealthStatus as) {
+  public long unknownCountedAs(HealthStatus as) {
     return state.unknownCountedAs(as);
   }
 
@@ -264,7 +268,7 @@ public final class TopicFollower implements AutoCloseable {
       return -1;
     }
     try {
-      return Long.parseLong(new String(h.value(), java.nio.charset.StandardCharsets.US_ASCII));
+      return Long.parseLong(new String(h.value(), StandardCharsets.US_ASCII));
     } catch (NumberFormatException e) {
       return -1;
     }
@@ -297,7 +301,7 @@ public final class TopicFollower implements AutoCloseable {
 
   private boolean apply(ConsumerRecord<byte[], byte[]> r) {
     try {
-      String key = r.key() == null ? "" : new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
+      String key = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
       if (r.topic().equals(Topics.CONFIG_IN_FORCE.name())) {
         InForceLedger.Restore restore = ledger.read(key, r.value() == null ? null : inForce.deserialize(r.topic(), r.value()));
         return restore != null && configure(restore.topic(), restore.key(), restore.value(), restore.offset()) == null;
@@ -329,7 +333,7 @@ public final class TopicFollower implements AutoCloseable {
     return intakes.get(topic).take(state, topic, key, value, offset);
   }
 
-  private <T extends org.apache.avro.specific.SpecificRecord> void intake(io.healthmesh.schemas.Topic<String, T> topic,
+  private <T extends SpecificRecord> void intake(Topic<String, T> topic,
       SchemaRegistryClient registry, ConfigIntake.Take<T> take) {
     intakes.put(topic.name(), new ConfigIntake<>(topic, registry, take));
   }

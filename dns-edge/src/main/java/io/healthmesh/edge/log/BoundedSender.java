@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -18,7 +19,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * to a bounded queue: a slow or absent broker never delays an answer, it only loses log lines,
  * which {@code dropped} counts.
  */
-final class BoundedSender<V extends org.apache.avro.specific.SpecificRecord> implements AutoCloseable {
+final class BoundedSender<V extends SpecificRecord> implements AutoCloseable {
   private final Topic<String, V> topic;
   private final KafkaProducer<String, V> producer;
   private final Counter dropped;

@@ -9,10 +9,12 @@ import io.healthmesh.events.DnsDecision;
 import io.healthmesh.events.RoutingPolicyType;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.Type;
@@ -27,7 +29,7 @@ public final class DecisionLog implements Responder.DecisionListener, AutoClosea
   private final LogOrigin origin;
   private final MeterRegistry meters;
   private final BoundedSender<DnsDecision> sender;
-  private final Map<Integer, io.micrometer.core.instrument.Counter> answers = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<Integer, Counter> answers = new ConcurrentHashMap<>();
 
   public DecisionLog(LogOrigin origin, SchemaRegistryClient registry, MeterRegistry meters) {
     this.origin = origin;

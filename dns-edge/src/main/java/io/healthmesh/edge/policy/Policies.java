@@ -2,6 +2,7 @@ package io.healthmesh.edge.policy;
 
 import java.net.InetAddress;
 import java.util.List;
+import java.util.function.Supplier;
 import org.xbill.DNS.Name;
 
 /**
@@ -30,7 +31,7 @@ public record Policies(List<Attached> responsePolicies, List<ServerPolicyView> s
    * it: no server policy logs or admits the client inbound, and no rule of its response policy
    * matches the name. {@code name} is read only when a response policy covers the client.
    */
-  public boolean leaveToZones(Access access, java.util.function.Supplier<Name> name) {
+  public boolean leaveToZones(Access access, Supplier<Name> name) {
     if (access.serverPolicy() != null && (access.serverPolicy().logging() || access.inbound())) {
       return false;
     }

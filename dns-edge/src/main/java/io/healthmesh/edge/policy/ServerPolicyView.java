@@ -2,6 +2,7 @@ package io.healthmesh.edge.policy;
 
 import io.healthmesh.config.ServerPolicy;
 import io.healthmesh.config.TargetNameServer;
+import io.healthmesh.net.IpAddress;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -27,7 +28,7 @@ public record ServerPolicyView(String name, Networks networks, Networks inbound,
     List<InetSocketAddress> addresses = new ArrayList<>();
     for (TargetNameServer t : targets) {
       String text = t.getIpv4Address().isEmpty() ? t.getIpv6Address() : t.getIpv4Address();
-      byte[] bytes = io.healthmesh.net.IpAddress.parse(text);
+      byte[] bytes = IpAddress.parse(text);
       if (bytes == null) {
         continue; // checked by PolicyRules before the policy was taken
       }

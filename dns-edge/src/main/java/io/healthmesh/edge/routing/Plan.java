@@ -1,6 +1,7 @@
 package io.healthmesh.edge.routing;
 
 import io.healthmesh.events.RoutingPolicyType;
+import java.util.ArrayList;
 import java.util.List;
 
 /** How a record set answers, with the health of every address as of one snapshot. */
@@ -28,7 +29,7 @@ public sealed interface Plan {
       return g.items();
     }
     if (plan instanceof Failover f) {
-      List<Bucket> all = new java.util.ArrayList<>();
+      List<Bucket> all = new ArrayList<>();
       all.add(f.primary());
       all.addAll(f.backup().items());
       return all;

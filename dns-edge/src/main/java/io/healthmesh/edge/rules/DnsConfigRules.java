@@ -19,9 +19,11 @@ import io.healthmesh.rules.ResourceNames;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
 import org.xbill.DNS.Name;
@@ -124,7 +126,7 @@ public final class DnsConfigRules {
       problems.add("name: '" + r.getName() + "' is not inside zone '" + zone.getName() + "' (" + zone.getDnsName() + ")");
     }
     if (!TYPES.contains(r.getType())) {
-      problems.add("type: '" + r.getType() + "' is not one of " + new java.util.TreeSet<>(TYPES));
+      problems.add("type: '" + r.getType() + "' is not one of " + new TreeSet<>(TYPES));
     }
     if (zone != null && zone.getZoneType() == ZoneType.FORWARDING) {
       problems.add("zone: '" + zone.getName() + "' is a FORWARDING zone; its names are answered by its target name"
@@ -195,7 +197,7 @@ public final class DnsConfigRules {
       }
       checked.add(primary);
       // each target of the primary set is one address
-      itemRrdatas.add(java.util.Collections.nCopies(
+      itemRrdatas.add(Collections.nCopies(
           primary.getInternalLoadBalancers().size() + primary.getExternalEndpoints().size(), ""));
       targets("routingPolicy.primaryBackup.primaryTargets", r, primary, problems);
       geo("routingPolicy.primaryBackup.backupGeoTargets", r, fo.getBackupGeoTargets(), checked, itemRrdatas, problems);

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.TextParseException;
 import org.xbill.DNS.Type;
@@ -81,7 +82,7 @@ public final class PolicyRules {
         problems.add(field + ".name: '" + set.getName() + "' is not the rule's dnsName (R-RP-1)");
       }
       if (!DnsConfigRules.TYPES.contains(set.getType())) {
-        problems.add(field + ".type: '" + set.getType() + "' is not one of " + new java.util.TreeSet<>(DnsConfigRules.TYPES)
+        problems.add(field + ".type: '" + set.getType() + "' is not one of " + new TreeSet<>(DnsConfigRules.TYPES)
             + " (R-RP-1)");
       } else if (!types.add(set.getType())) {
         problems.add(field + ".type: a second " + set.getType() + " record set; at most one per type (R-RP-1)");

@@ -3,6 +3,8 @@ package io.healthmesh.edge.state;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.edge.collect.ShardedMap;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Map;
 import org.xbill.DNS.Name;
 import org.xbill.DNS.SOARecord;
@@ -24,7 +26,7 @@ public record Zone(ManagedZone config, Name origin, ZoneAccess access, SOARecord
   }
 
   /** A forwarding zone's target name servers (R-SP-1); empty for a zone that answers itself. */
-  public java.util.List<java.net.InetSocketAddress> forwarding() {
+  public List<InetSocketAddress> forwarding() {
     return access.forwarding();
   }
 

@@ -11,12 +11,15 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -87,7 +90,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     try (Admin admin = admin()) {
       admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(user,
           new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), password))).all().get(30, TimeUnit.SECONDS);
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+    } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("cannot create user " + user + ": " + e.getMessage(), e);
     }
   }
@@ -115,7 +118,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       return admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).entrySet().stream()
           .allMatch(e -> e.getValue().offset() == 0 || committed.containsKey(e.getKey())
               && committed.get(e.getKey()).offset() >= e.getValue().offset());
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+    } catch (ExecutionException | TimeoutException e) {
       return false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -316,7 +319,7 @@ public final class EmbeddedKafka implements AutoCloseable {
   private static int freePortOtherThan(int... taken) {
     while (true) {
       int candidate = freePort();
-      if (java.util.Arrays.stream(taken).noneMatch(t -> t == candidate)) {
+      if (Arrays.stream(taken).noneMatch(t -> t == candidate)) {
         return candidate;
       }
     }

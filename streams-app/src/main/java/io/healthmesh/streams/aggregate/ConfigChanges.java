@@ -12,6 +12,7 @@ import io.healthmesh.streams.codec.AggregateInput.Kind;
 import io.healthmesh.streams.codec.TopologySerdes;
 import io.healthmesh.streams.output.Publisher;
 import io.healthmesh.streams.rules.ConfigRules;
+import io.healthmesh.streams.store.MirroredStore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -92,7 +93,7 @@ final class ConfigChanges {
   }
 
   /** Stores a valid record (null deletes) and notes it as affected; returns the problems. */
-  private static <V> List<String> accept(io.healthmesh.streams.store.MirroredStore<V> store, String name, V value,
+  private static <V> List<String> accept(MirroredStore<V> store, String name, V value,
       List<String> problems, Set<String> affected) {
     if (problems.isEmpty()) {
       store.putOrDelete(name, value);

@@ -9,6 +9,7 @@ import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.RegistryConfig;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.WireFormat;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -121,9 +122,9 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
 
   /** The group as Avro's generated record, for the writer that is not hand-made. */
   static EndpointStates states(EndpointTable.Group group) {
-    return new EndpointStates(group.members.stream().map(s -> EndpointStateEntry.newBuilder().setId(s.id).setStatus(s.status).setSince(java.time.Instant.ofEpochMilli(s.since))
+    return new EndpointStates(group.members.stream().map(s -> EndpointStateEntry.newBuilder().setId(s.id).setStatus(s.status).setSince(Instant.ofEpochMilli(s.since))
         .setConsecutiveSuccesses(s.successes).setConsecutiveFailures(s.failures)
-        .setLastEventTime(java.time.Instant.ofEpochMilli(s.lastEventTime)).setExpiresAt(s.expiresAt)
+        .setLastEventTime(Instant.ofEpochMilli(s.lastEventTime)).setExpiresAt(s.expiresAt)
         .setVersion(s.version).setDamping(damping(s.damping)).build()).toList());
   }
 

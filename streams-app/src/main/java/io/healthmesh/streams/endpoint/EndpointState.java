@@ -1,6 +1,8 @@
 package io.healthmesh.streams.endpoint;
 
 import io.healthmesh.events.HealthStatus;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * One endpoint's state on the heap. Mutable because nearly every probe changes it (its last event
@@ -34,7 +36,7 @@ public final class EndpointState {
 
   EndpointState(String id) {
     this.id = id;
-    this.idUtf8 = id.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    this.idUtf8 = id.getBytes(StandardCharsets.UTF_8);
   }
 
   public HealthStatus status() {
@@ -45,7 +47,7 @@ public final class EndpointState {
   @Override
   public String toString() {
     return id + ":" + status + ":" + successes + ":" + failures + ":" + lastEventTime + ":" + version
-        + (damping == null ? "" : ":" + damping.pending + ":" + java.util.Arrays.toString(damping.failures)
+        + (damping == null ? "" : ":" + damping.pending + ":" + Arrays.toString(damping.failures)
             + ":" + damping.suppressedUntil + ":" + damping.suppressions);
   }
 

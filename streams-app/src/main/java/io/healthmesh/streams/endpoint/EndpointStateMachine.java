@@ -3,6 +3,7 @@ package io.healthmesh.streams.endpoint;
 import io.healthmesh.config.FlapDamping;
 import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.events.HealthStatus;
+import java.util.Arrays;
 
 /**
  * R-EP-2..5: how one endpoint's results become its state: in the order of their event times,
@@ -111,8 +112,8 @@ final class EndpointStateMachine {
    */
   private static boolean failedTooOften(EndpointState.Damping d, long now, FlapDamping f) {
     long window = f.getWindowSec() * 1000L;
-    long[] kept = java.util.Arrays.stream(d.failures).filter(t -> now - t < window).toArray();
-    long[] failures = java.util.Arrays.copyOf(kept, kept.length + 1);
+    long[] kept = Arrays.stream(d.failures).filter(t -> now - t < window).toArray();
+    long[] failures = Arrays.copyOf(kept, kept.length + 1);
     failures[kept.length] = now;
     if (failures.length <= f.getMaxFailures()) {
       d.failures = failures;

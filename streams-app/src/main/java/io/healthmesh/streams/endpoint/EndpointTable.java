@@ -1,6 +1,7 @@
 package io.healthmesh.streams.endpoint;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class EndpointTable {
     }
 
     public List<EndpointState> members() {
-      return java.util.Collections.unmodifiableList(members);
+      return Collections.unmodifiableList(members);
     }
 
     /** The service whose endpoints it holds; "" for an external endpoint. */

@@ -17,6 +17,7 @@ import io.healthmesh.streams.output.Out;
 import io.healthmesh.streams.rules.ConfigRules;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -69,7 +70,7 @@ final class ServiceConfigs {
       deadLetter(DeadLetters.reasonOf(e), e.at(origin.partition(), origin.offset()).getMessage(), origin, name, value);
       return;
     }
-    java.util.List<String> problems = ConfigRules.backendService(name, config);
+    List<String> problems = ConfigRules.backendService(name, config);
     if (!problems.isEmpty()) {
       deadLetter(DeadLetterReason.INVALID, "BackendService " + name + " rejected, previous version stays: "
           + String.join("; ", problems), origin, name, value);

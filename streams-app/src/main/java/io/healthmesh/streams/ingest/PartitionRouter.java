@@ -13,6 +13,7 @@ import io.healthmesh.streams.codec.ServiceInput;
 import io.healthmesh.streams.codec.TopologySerdes;
 import io.healthmesh.streams.output.DeadLetters;
 import io.healthmesh.streams.output.Metrics;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
 import org.apache.avro.Schema;
@@ -155,7 +156,7 @@ public final class PartitionRouter implements Processor<byte[], byte[], String, 
         throw new KeyProblem("record key is an Avro string followed by more bytes; the frame is damaged");
       }
       return key;
-    } catch (java.io.IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       if (e instanceof KeyProblem p) {
         throw p;
       }

@@ -3,9 +3,18 @@ package io.healthmesh.streams.output;
 import io.healthmesh.events.DeadLetterReason;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthStatus;
+import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** The topology's own counters (Prometheus names once exported: healthmesh_..._total). */
 public final class Metrics {
@@ -16,12 +25,12 @@ public final class Metrics {
   private final Counter heartbeats;
   private final Counter rerouted;
   private final Counter configRerouted;
-  private final io.micrometer.core.instrument.Timer lag;
-  private final java.util.Map<String, Margin> sourceMargins = new java.util.concurrent.ConcurrentHashMap<>();
-  private final java.util.Map<String, Margin> compositeMargins = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Timer lag;
+  private final Map<String, Margin> sourceMargins = new ConcurrentHashMap<>();
+  private final Map<String, Margin> compositeMargins = new ConcurrentHashMap<>();
 
   /** A registered margin gauge and the tags it was registered with. */
-  private record Margin(Gauge gauge, java.util.concurrent.atomic.AtomicInteger value, String region, String style) {}
+  private record Margin(Gauge gauge, AtomicInteger value, String region, String style) {}
 
   public Metrics(MeterRegistry registry) {
     this.registry = registry;
@@ -36,12 +45,12 @@ public final class Metrics {
     // Probes are what operators publish by the million: their dead letters read 0 from the start,
     // so that a dashboard or an alert on them sees a series before the first one.
     for (DeadLetterReason reason : DeadLetterReason.values()) {
-      deadLetters(io.healthmesh.schemas.Topics.PROBE_RESULTS.name(), reason);
+      deadLetters(Topics.PROBE_RESULTS.name(), reason);
     }
-    this.lag = io.micrometer.core.instrument.Timer.builder("healthmesh.pipeline.lag")
+    this.lag = Timer.builder("healthmesh.pipeline.lag")
         .description("From the event time of the record that triggered a state to its publication")
-        .publishPercentileHistogram().minimumExpectedValue(java.time.Duration.ofMillis(1))
-        .maximumExpectedValue(java.time.Duration.ofMinutes(10)).register(registry);
+        .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+        .maximumExpectedValue(Duration.ofMinutes(10)).register(registry);
   }
 
   public void applied() {
@@ -61,12 +70,12 @@ public final class Metrics {
   }
 
   public void rerouted(String topic) {
-    (topic.equals(io.healthmesh.schemas.Topics.PROBE_RESULTS.name()) ? rerouted : configRerouted).increment();
+    (topic.equals(Topics.PROBE_RESULTS.name()) ? rerouted : configRerouted).increment();
   }
 
   /** How long after its triggering event a state was published: the pipeline's lag. */
-  public void published(java.time.Instant eventTime) {
-    lag.record(Math.max(0, System.currentTimeMillis() - eventTime.toEpochMilli()), java.util.concurrent.TimeUnit.MILLISECONDS);
+  public void published(Instant eventTime) {
+    lag.record(Math.max(0, System.currentTimeMillis() - eventTime.toEpochMilli()), TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -105,11 +114,11 @@ public final class Metrics {
   }
 
   /** Sets a per-entity margin gauge, registering it again when its tags change; null region removes it. */
-  private void gauge(java.util.Map<String, Margin> margins, String meter, String tag, String name, String region,
+  private void gauge(Map<String, Margin> margins, String meter, String tag, String name, String region,
       String style, int margin, String description) {
     Margin current = margins.get(name);
     if (current != null && (region == null || !region.equals(current.region())
-        || !java.util.Objects.equals(style, current.style()))) {
+        || !Objects.equals(style, current.style()))) {
       registry.remove(current.gauge());
       margins.remove(name);
       current = null;
@@ -118,8 +127,8 @@ public final class Metrics {
       return;
     }
     if (current == null) {
-      java.util.concurrent.atomic.AtomicInteger value = new java.util.concurrent.atomic.AtomicInteger();
-      Gauge.Builder<java.util.concurrent.atomic.AtomicInteger> b = Gauge.builder(meter, value, Number::doubleValue)
+      AtomicInteger value = new AtomicInteger();
+      Gauge.Builder<AtomicInteger> b = Gauge.builder(meter, value, Number::doubleValue)
           .description(description).tag(tag, name).tag("region", region);
       current = new Margin((style == null ? b : b.tag("style", style)).register(registry), value, region, style);
       margins.put(name, current);
