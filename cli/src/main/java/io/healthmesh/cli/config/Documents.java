@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -19,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -31,6 +33,8 @@ public final class Documents {
   static final int MAX_DEPTH = 64;
   private static final YAMLFactory FACTORY = YAMLFactory.builder()
       .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build()).build();
+  /** A message that starts with the exception's class, as some of the YAML parser's do. */
+  private static final Pattern JAVA_CLASS = Pattern.compile("^(?:[a-z][a-z0-9_]*\\.)+[A-Z]\\w*: ");
   private static final ObjectMapper YAML = new ObjectMapper(FACTORY)
       .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
@@ -114,13 +118,25 @@ public final class Documents {
     } catch (StreamConstraintsException e) {
       problems.add(piece.name() + ":" + (index + 1) + ": syntax error: nested more than " + MAX_DEPTH + " levels deep");
     } catch (JsonProcessingException e) {
-      problems.add(piece.name() + ":" + (index + 1) + ": syntax error" + (e.getLocation() == null ? ""
-          : " at line " + (piece.firstLine() + e.getLocation().getLineNr())) + ": " + e.getOriginalMessage());
+      problems.add(piece.name() + ":" + (index + 1) + ": " + syntaxProblem(piece, e));
     } catch (IOException | RuntimeException e) {
       problems.add(piece.name() + ":" + (index + 1) + ": cannot parse: "
           + (e.getMessage() == null ? "the document's structure is not supported" : e.getMessage()));
     }
     return new Loaded(documents, problems);
+  }
+
+  /** What is wrong with the text, in the user's terms: no Java class names. */
+  private static String syntaxProblem(Piece piece, JsonProcessingException e) {
+    String original = e.getOriginalMessage();
+    String message = JAVA_CLASS.matcher(original).replaceFirst("");
+    if (original.startsWith(CharConversionException.class.getName())) {
+      // Its position counts characters from the piece's start, not lines, so it is left out.
+      return "not UTF-8 text: " + message.replaceFirst("^Invalid", "invalid")
+          .replaceFirst(" \\(at char #\\d+, byte #-?\\d+\\)$", "");
+    }
+    return "syntax error" + (e.getLocation() == null ? ""
+        : " at line " + (piece.firstLine() + e.getLocation().getLineNr())) + ": " + message;
   }
 
   /**

@@ -3,6 +3,7 @@ package io.healthmesh.cli.config;
 import static io.healthmesh.cli.config.Configs.problems;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /** What a file may hold before any rule is checked: plain data, sensibly nested, validly named. */
@@ -40,6 +41,16 @@ class DocumentsTest {
     int depth = 5_000;
     assertThat(problems("kind: BackendService\nname: deep\nx: " + "[".repeat(depth) + "]".repeat(depth) + "\n"))
         .containsExactly("test.yaml:1: syntax error: nested more than " + Documents.MAX_DEPTH + " levels deep");
+  }
+
+  @Test
+  void saysTheFileIsNotUtf8_withoutNamingAJavaClass() {
+    byte[] text = "kind: BackendService\nname: \u00ff\u00fe bad\n".getBytes(StandardCharsets.ISO_8859_1);
+
+    Documents.Loaded loaded = Documents.parse(new Documents.Piece("bad.yaml", 0, 0, text));
+
+    assertThat(loaded.documents()).isEmpty();
+    assertThat(loaded.problems()).containsExactly("bad.yaml:1: not UTF-8 text: invalid UTF-8 start byte 0xff");
   }
 
   @Test
