@@ -318,13 +318,13 @@ public final class EdgeState {
    * @return whether there are any, so that a snapshot is due
    */
   public boolean expire() {
-    boolean[] due = {false};
-    expiries.takeDue(clock.getAsLong(), key -> {
+    boolean due = false;
+    for (String key : expiries.takeDue(clock.getAsLong())) {
       if (recordSets.has(key)) {
-        due[0] |= dirtyRecordSets.add(key);
+        due |= dirtyRecordSets.add(key);
       }
-    });
-    return due[0];
+    }
+    return due;
   }
 
   public void offset(String topicPartition, long offset) {

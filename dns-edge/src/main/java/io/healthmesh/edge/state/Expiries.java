@@ -1,8 +1,9 @@
 package io.healthmesh.edge.state;
 
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.PriorityQueue;
-import java.util.function.Consumer;
 
 /** When record sets whose plans count a last known state stop doing so (R-OP-2), earliest first. */
 final class Expiries {
@@ -14,10 +15,15 @@ final class Expiries {
     queue.add(new Expiry(at, key));
   }
 
-  /** Hands every key due by {@code now} to {@code due}, and forgets it. */
-  void takeDue(long now, Consumer<String> due) {
+  /** The keys due by {@code now}, forgotten here; most calls find none and allocate nothing. */
+  List<String> takeDue(long now) {
+    List<String> due = List.of();
     while (!queue.isEmpty() && queue.peek().at() <= now) {
-      due.accept(queue.poll().key());
+      if (due.isEmpty()) {
+        due = new ArrayList<>();
+      }
+      due.add(queue.poll().key());
     }
+    return due;
   }
 }
