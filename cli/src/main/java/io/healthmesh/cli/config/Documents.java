@@ -1,12 +1,9 @@
 package io.healthmesh.cli.config;
 
-import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -106,11 +103,14 @@ public final class Documents {
     List<Document> documents = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     int index = piece.index();
-    try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class)
-        .readValues(new NoAliases(FACTORY.createParser(piece.text())))) {
+    try (Aliases parser = new Aliases((YAMLParser) FACTORY.createParser(piece.text()));
+        MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(parser)) {
       while (it.hasNextValue()) {
         JsonNode node = it.nextValue();
         index++;
+        if (parser.sawMergeKeys()) {
+          Aliases.merge(node);
+        }
         if (node != null && !node.isNull() && !node.isMissingNode()) {
           documents.add(new Document(piece.name() + ":" + index, node));
         }
@@ -137,24 +137,5 @@ public final class Documents {
     }
     return "syntax error" + (e.getLocation() == null ? ""
         : " at line " + (piece.firstLine() + e.getLocation().getLineNr())) + ": " + message;
-  }
-
-  /**
-   * Refuses YAML aliases ({@code *name}): Jackson hands an alias over as the text of its name, so
-   * {@code project: *reg} would silently store "reg"; a resource is plain data, written out.
-   */
-  private static final class NoAliases extends JsonParserDelegate {
-    NoAliases(JsonParser yaml) {
-      super(yaml);
-    }
-
-    @Override
-    public JsonToken nextToken() throws IOException {
-      JsonToken token = super.nextToken();
-      if (token != null && ((YAMLParser) delegate).isCurrentAlias()) {
-        throw new JsonParseException(this, "alias *" + getText() + " is not supported; write the value out");
-      }
-      return token;
-    }
   }
 }
