@@ -10,8 +10,10 @@ import io.healthmesh.cli.config.Catalog;
 import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.config.ResourceKind;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -56,7 +58,10 @@ final class GetCommand implements Callable<Integer> {
         : List.of(ResourceKind.parse(kind).orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(),
             "unknown kind '" + kind + "'; kinds: " + ResourceKind.names())));
     List<String> warnings = new ArrayList<>();
-    Catalog catalog = new ConfigTopics(cluster.client(), cluster.registry()).read(warnings);
+    // Only the kinds asked for, and with a name only that resource's records are decoded.
+    byte[] key = name == null ? null : name.getBytes(StandardCharsets.UTF_8);
+    Catalog catalog = new ConfigTopics(cluster.client(), cluster.registry()).read(EnumSet.copyOf(kinds),
+        key == null ? null : r -> Arrays.equals(r.key(), key), warnings);
     warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
     List<ObjectNode> documents = new ArrayList<>();
     for (ResourceKind k : kinds) {

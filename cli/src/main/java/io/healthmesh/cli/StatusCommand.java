@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.healthmesh.cli.config.Catalog;
 import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.config.ResourceKind;
+import io.healthmesh.cli.kafka.Bytes;
 import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.CompositeHealthCheck;
@@ -22,10 +23,13 @@ import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.rules.DnsTargets;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -74,6 +78,9 @@ final class StatusCommand implements Callable<Integer> {
       + " acknowledged it (NACKs counted, with the last reason).")
   boolean xds;
 
+  @Option(names = "--timings", description = "Print to stderr how long each step took.")
+  boolean timings;
+
   @Override
   public Integer call() throws Exception {
     if (edges) {
@@ -82,22 +89,26 @@ final class StatusCommand implements Callable<Integer> {
     if (xds) {
       return XdsStatusView.print(cluster, format == Format.json, spec.commandLine().getOut());
     }
+    Timings steps = new Timings(timings);
     EntityKind only = kind == null ? null : kind(kind);
     Pattern names = name == null ? null : Pattern.compile(Pattern.quote(name).replace("*", "\\E.*\\Q"));
     SchemaRegistryClient registry = cluster.registry();
+    // Values are decoded only for the entities asked about: a narrow question stays cheap at any size.
     Map<EntityKey, HealthState> current = new TopicScan(cluster.client(), false).latest(Topics.HEALTH_STATE.name(),
         Topics.HEALTH_STATE.keySerde(registry).deserializer(), Topics.HEALTH_STATE.valueSerde(registry).deserializer(),
+        k -> (only == null || k.getKind() == only) && (names == null || names.matcher(k.getName()).matches()),
         w -> spec.commandLine().getErr().println("warning: " + w));
-    List<String> warnings = new ArrayList<>();
-    Thresholds thresholds = new Thresholds(new ConfigTopics(cluster.client(), registry).read(warnings));
-    warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
+    steps.step("health-state (" + current.size() + " entities)");
     List<Map.Entry<EntityKey, HealthState>> rows = current.entrySet().stream()
-        .filter(e -> only == null || e.getKey().getKind() == only)
-        .filter(e -> names == null || names.matcher(e.getKey().getName()).matches())
         .filter(e -> states == null || states.contains(e.getValue().getStatus()))
         .sorted(Comparator.comparing((Map.Entry<EntityKey, HealthState> e) -> e.getKey().getKind())
             .thenComparing(e -> e.getKey().getName()))
         .toList();
+    List<String> warnings = new ArrayList<>();
+    Thresholds thresholds = Thresholds.read(new ConfigTopics(cluster.client(), registry),
+        rows.stream().map(Map.Entry::getKey).toList(), warnings);
+    warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
+    steps.step("thresholds from the configuration");
     PrintWriter out = spec.commandLine().getOut();
     if (format == Format.json) {
       ArrayNode list = JSON.createArrayNode();
@@ -117,23 +128,27 @@ final class StatusCommand implements Callable<Integer> {
       }
       out.println(JSON.writeValueAsString(list));
     } else {
-      out.printf("%-24s %-40s %-24s %-25s %-16s %-16s %s%n", "KIND", "NAME", "STATE", "SINCE", "UP/DOWN/UNKNOWN",
-          "THRESHOLDS", "REGION");
+      // One buffer for the table: a formatted write per row costs more than reading the row.
+      Columns table = new Columns(24, 40, 24, 25, 16, 16);
+      table.row("KIND", "NAME", "STATE", "SINCE", "UP/DOWN/UNKNOWN", "THRESHOLDS", "REGION");
       Map<HealthStatus, Integer> totals = new EnumMap<>(HealthStatus.class);
       for (Map.Entry<EntityKey, HealthState> e : rows) {
         HealthState s = e.getValue();
         String t = thresholds.of(e.getKey());
-        out.printf("%-24s %-40s %-24s %-25s %-16s %-16s %s%n", e.getKey().getKind(), e.getKey().getName(),
+        table.row(e.getKey().getKind().name(), e.getKey().getName(),
             s.getStatus() + (s.getLastKnownStatus() == null ? "" : " (was " + s.getLastKnownStatus() + ")"),
-            s.getSince(), s.getHealthyCount() + "/" + s.getUnhealthyCount() + "/" + s.getUnknownCount(),
+            s.getSince().toString(), s.getHealthyCount() + "/" + s.getUnhealthyCount() + "/" + s.getUnknownCount(),
             t == null ? "-" : t, s.getRegion().isEmpty() ? "-" : s.getRegion());
         totals.merge(s.getStatus(), 1, Integer::sum);
       }
+      out.print(table);
       out.println(rows.size() + " entities: " + totals.getOrDefault(HealthStatus.HEALTHY, 0) + " HEALTHY, "
           + totals.getOrDefault(HealthStatus.UNHEALTHY, 0) + " UNHEALTHY, "
           + totals.getOrDefault(HealthStatus.UNKNOWN, 0) + " UNKNOWN");
     }
     out.flush();
+    steps.step("output");
+    steps.print(spec.commandLine().getErr());
     return 0;
   }
 
@@ -150,10 +165,51 @@ final class StatusCommand implements Callable<Integer> {
 
   /** What each kind of entity is judged by, from the configuration in force, as the README's rules say. */
   private static final class Thresholds {
+    /** At most this many addresses are looked for in the record sets' bytes; more read every record set. */
+    private static final int ADDRESSES_SOUGHT = 16;
     private final Catalog config;
     private final Map<String, HealthCheckSpec> external = new LinkedHashMap<>();
 
-    Thresholds(Catalog config) {
+    /**
+     * The configuration that judges the entities shown, and no more: record sets only when an
+     * external endpoint is shown, and then, for a few, only those whose bytes hold its address.
+     */
+    static Thresholds read(ConfigTopics topics, List<EntityKey> shown, List<String> warnings) {
+      Set<ResourceKind> kinds = EnumSet.noneOf(ResourceKind.class);
+      Set<String> services = new HashSet<>();
+      List<byte[]> addresses = new ArrayList<>();
+      for (EntityKey key : shown) {
+        switch (key.getKind()) {
+          case ENDPOINT -> {
+            kinds.add(ResourceKind.BACKEND_SERVICE);
+            int slash = key.getName().indexOf('/');
+            services.add(slash < 0 ? key.getName() : key.getName().substring(0, slash));
+          }
+          case EXTERNAL_ENDPOINT -> {
+            kinds.add(ResourceKind.RESOURCE_RECORD_SET);
+            addresses.add(key.getName().getBytes(StandardCharsets.UTF_8));
+          }
+          case HEALTH_SOURCE -> kinds.addAll(List.of(ResourceKind.HEALTH_SOURCE, ResourceKind.HEALTH_AGGREGATION_POLICY));
+          case COMPOSITE_HEALTH_CHECK, DRY_RUN_COMPOSITE_HEALTH_CHECK -> kinds.add(ResourceKind.COMPOSITE_HEALTH_CHECK);
+          default -> { }
+        }
+      }
+      if (kinds.isEmpty()) {
+        return new Thresholds(new Catalog());
+      }
+      String recordSets = ResourceKind.RESOURCE_RECORD_SET.topic().name();
+      String backendServices = ResourceKind.BACKEND_SERVICE.topic().name();
+      boolean fewAddresses = addresses.size() <= ADDRESSES_SOUGHT;
+      return new Thresholds(topics.read(kinds, r -> {
+        if (r.topic().equals(recordSets)) {
+          return !fewAddresses || r.value() == null || addresses.stream().anyMatch(a -> Bytes.contains(r.value(), a));
+        }
+        return !r.topic().equals(backendServices) || r.key() == null
+            || services.contains(new String(r.key(), StandardCharsets.UTF_8));
+      }, warnings));
+    }
+
+    private Thresholds(Catalog config) {
       this.config = config;
       for (ResourceRecordSet rrs : config.<ResourceRecordSet>values(ResourceKind.RESOURCE_RECORD_SET)) {
         HealthCheckSpec spec = DnsTargets.spec(rrs.getRoutingPolicy());

@@ -204,6 +204,8 @@ class OperatorControlsIT {
     JsonNode state = json("status", "--kind", "external_endpoint", "--name", "10.8.0.1", "-o", "json");
     assertThat(state.get(0).get("state").asText()).isEqualTo("UNKNOWN");
     assertThat(state.get(0).get("lastKnown").asText()).isEqualTo("UNHEALTHY");
+    // its thresholds come from the record sets whose bytes hold the address, the only ones decoded
+    assertThat(state.get(0).get("thresholds").asText()).isEqualTo("1 up/1 down");
   }
 
   @Test

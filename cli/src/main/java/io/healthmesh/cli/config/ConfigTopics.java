@@ -7,15 +7,19 @@ import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.TopicCreator;
 import io.healthmesh.schemas.Topics;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -69,6 +73,15 @@ public final class ConfigTopics {
 
   /** As {@link #read(List)}, of the given kinds only: a reader that needs two kinds reads two topics. */
   public Catalog read(Set<ResourceKind> kinds, List<String> warnings) {
+    return read(kinds, null, warnings);
+  }
+
+  /**
+   * As {@link #read(Set, List)}, of the resources any record of which {@code only} accepts, tested
+   * on the record's bytes (every record of such a resource is then read): a narrow question
+   * decodes only the records that can answer it. Null reads every resource.
+   */
+  public Catalog read(Set<ResourceKind> kinds, Predicate<ConsumerRecord<byte[], byte[]>> only, List<String> warnings) {
     Catalog catalog = new Catalog();
     // Only an unreadable record that is still its key's latest matters; one followed by a good
     // record is history.
@@ -78,7 +91,7 @@ public final class ConfigTopics {
     // The topology keeps the version before a record it rejected; so does the catalog.
     Map<String, String> rejectedByTopology = InForceVersions.topologyRejections(scan, registry, warnings);
     Map<Resource.Ref, String> rejected = new LinkedHashMap<>();
-    readAll(scan, registry, kinds, (kind, r, value) -> {
+    readAll(scan, registry, kinds, only, (kind, r, value) -> {
       Resource.Ref ref = new Resource.Ref(kind, r.key());
       String reason = rejectedByTopology.get(r.topic() + ":" + r.partition() + ":" + r.offset());
       if (reason != null) {
@@ -139,33 +152,63 @@ public final class ConfigTopics {
 
   /** As {@link #readAll(TopicScan, SchemaRegistryClient, Visitor, java.util.function.Consumer)}, naming what was left out. */
   public static void readAll(TopicScan scan, SchemaRegistryClient registry, Visitor each, Unreadable unreadable) {
-    readAll(scan, registry, EnumSet.allOf(ResourceKind.class), each, unreadable);
+    readAll(scan, registry, EnumSet.allOf(ResourceKind.class), null, each, unreadable);
   }
 
-  private static void readAll(TopicScan scan, SchemaRegistryClient registry, Set<ResourceKind> wanted, Visitor each,
-      Unreadable unreadable) {
+  private static void readAll(TopicScan scan, SchemaRegistryClient registry, Set<ResourceKind> wanted,
+      Predicate<ConsumerRecord<byte[], byte[]>> only, Visitor each, Unreadable unreadable) {
     Map<String, ResourceKind> kinds = new HashMap<>();
     Map<String, Deserializer<SpecificRecord>> values = new HashMap<>();
     for (ResourceKind kind : wanted) {
       kinds.put(kind.topic().name(), kind);
       values.put(kind.topic().name(), kind.topic().valueSerde(registry).deserializer());
     }
-    scan.readAll(kinds.keySet(), null, r -> {
+    Function<ConsumerRecord<byte[], byte[]>, Decoded> decode = r -> {
       String key = r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
+      ResourceKind kind = kinds.get(r.topic());
       try {
         SpecificRecord value = values.get(r.topic()).deserialize(r.topic(), r.value());
-        each.accept(kinds.get(r.topic()), new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.timestamp(),
+        return new Decoded(kind, new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.timestamp(),
             r.timestampType(), r.serializedKeySize(), r.serializedValueSize(), key, value, r.headers(),
-            r.leaderEpoch()), value);
+            r.leaderEpoch()), null);
       } catch (SerializationException e) {
         if (e instanceof AvroDeserializationException a && a.registryFailed()) {
           throw a; // the registry could not be asked: failing beats a result missing records
         }
-        unreadable.accept(kinds.get(r.topic()), key, r.topic() + "@" + r.partition() + ":" + r.offset()
-            + " skipped: " + e.getMessage());
+        return new Decoded(kind, new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), key, null),
+            r.topic() + "@" + r.partition() + ":" + r.offset() + " skipped: " + e.getMessage());
+      }
+    };
+    Consumer<Decoded> visit = d -> {
+      if (d.problem() == null) {
+        each.accept(d.kind(), d.record(), d.record().value());
+      } else {
+        unreadable.accept(d.kind(), d.record().key(), d.problem());
+      }
+    };
+    if (only == null) {
+      // Decoding is most of the read: it happens in each partition's thread, the visitor in order.
+      scan.readPartitions(kinds.keySet(), decode, visit);
+      return;
+    }
+    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+    Set<String> accepted = new HashSet<>();
+    scan.readPartitions(kinds.keySet(), r -> r, r -> {
+      records.add(r);
+      if (only.test(r)) {
+        accepted.add(identity(r));
       }
     });
+    records.stream().filter(r -> accepted.contains(identity(r))).toList().parallelStream().map(decode).toList()
+        .forEach(visit);
   }
+
+  private static String identity(ConsumerRecord<byte[], byte[]> r) {
+    return r.topic() + "\0" + (r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8));
+  }
+
+  /** A config record decoded, or why it could not be. */
+  private record Decoded(ResourceKind kind, ConsumerRecord<String, SpecificRecord> record, String problem) {}
 
   /** Writes every change in one transaction: all of them become visible, or none. */
   public void write(List<Resource> changes) {

@@ -2,6 +2,7 @@ package io.healthmesh.cli.kafka;
 
 import io.healthmesh.schemas.AvroDeserializationException;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -9,7 +10,15 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -26,6 +35,10 @@ import org.apache.kafka.common.serialization.Deserializer;
  */
 public final class TopicScan {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  /** Consumers reading side by side: more than the cores would only share them. */
+  private static final int CONSUMERS = Math.max(2, Runtime.getRuntime().availableProcessors());
+  /** Records a single consumer reads faster than several would, counting their start. */
+  private static final long SMALL = 20_000;
   private final Map<String, Object> client;
   private final PrintStream progress;
 
@@ -59,39 +72,163 @@ public final class TopicScan {
    */
   public <K, V> Map<K, V> latest(String topic, Deserializer<K> keys, Deserializer<V> values,
       Consumer<String> warnings) {
-    Map<K, V> latest = new HashMap<>();
-    long skipped = read(topic, keys, values, null, r -> {
+    return latest(topic, keys, values, k -> true, warnings);
+  }
+
+  /**
+   * As {@link #latest(String, Deserializer, Deserializer, Consumer)}, of the keys {@code wanted}
+   * only. Partitions are fetched side by side, a key's records are kept as bytes until its last
+   * one is known, and only the values of wanted keys that are still there are decoded: a
+   * question about a few entities decodes a few values.
+   */
+  public <K, V> Map<K, V> latest(String topic, Deserializer<K> keys, Deserializer<V> values, Predicate<K> wanted,
+      Consumer<String> warnings) {
+    Map<ByteBuffer, ConsumerRecord<byte[], byte[]>> last = new HashMap<>();
+    readPartitions(List.of(topic), r -> r, r -> {
       if (r.key() == null) {
         return;
       }
       if (r.value() == null) {
-        latest.remove(r.key());
+        last.remove(ByteBuffer.wrap(r.key()));
       } else {
-        latest.put(r.key(), r.value());
+        last.put(ByteBuffer.wrap(r.key()), r);
       }
     });
-    if (skipped > 0) {
-      warnings.accept(skipped + " record(s) of " + topic + " could not be read and are left out");
+    AtomicLong skipped = new AtomicLong();
+    List<Map.Entry<K, V>> decoded = last.values().parallelStream().map(r -> {
+      try {
+        K key = keys.deserialize(topic, r.key());
+        return wanted.test(key) ? Map.entry(key, values.deserialize(topic, r.value())) : null;
+      } catch (SerializationException e) {
+        if (e instanceof AvroDeserializationException a && a.registryFailed()) {
+          throw a; // the registry could not be asked: failing beats a result missing records
+        }
+        skipped.incrementAndGet();
+        return null;
+      }
+    }).filter(Objects::nonNull).toList();
+    Map<K, V> latest = new HashMap<>();
+    decoded.forEach(e -> latest.put(e.getKey(), e.getValue()));
+    if (skipped.get() > 0) {
+      warnings.accept(skipped.get() + " record(s) of " + topic + " could not be read and are left out");
     }
     return latest;
   }
 
-  /** Every record of the topics as bytes, one partition after another in offset order, in one consumer. */
-  public void readAll(Collection<String> topics, Instant from, Consumer<ConsumerRecord<byte[], byte[]>> each) {
+  /**
+   * Every record of the topics up to their end as of the start, decoded by {@code decode};
+   * {@code each} sees one record at a time, each partition's in offset order, and is not called
+   * after this returns. A large read is fetched by one consumer per group of partitions side by
+   * side (a consumer has one fetch in flight), and decoded in its partition's thread.
+   */
+  public <T> void readPartitions(Collection<String> topics, Function<ConsumerRecord<byte[], byte[]>, T> decode,
+      Consumer<T> each) {
+    List<List<TopicPartition>> groups;
+    Map<TopicPartition, Long> start;
+    Map<TopicPartition, Long> end;
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+      List<TopicPartition> partitions = partitions(consumer, topics);
+      end = consumer.endOffsets(partitions, TIMEOUT);
+      start = consumer.beginningOffsets(partitions, TIMEOUT);
+      List<TopicPartition> filled = partitions.stream().filter(tp -> end.get(tp) > start.get(tp)).toList();
+      if (filled.stream().mapToLong(tp -> end.get(tp) - start.get(tp)).sum() < SMALL) {
+        // another consumer would cost more than it saves
+        fetch(consumer, filled, start, end, decode, each, new Object());
+        return;
+      }
+      groups = groups(filled);
+    }
+    ExecutorService threads = Executors.newFixedThreadPool(groups.size(), r -> {
+      Thread t = new Thread(r, "topic-scan");
+      t.setDaemon(true);
+      return t;
+    });
+    Object turn = new Object();
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (List<TopicPartition> group : groups) {
+        running.add(threads.submit(() -> {
+          try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+            fetch(consumer, group, start, end, decode, each, turn);
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : running) {
+        f.get();
+      }
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading " + topics, e);
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  /** Reads {@code partitions} from {@code start} to {@code end}, handing each poll's records to {@code each} under {@code turn}. */
+  private static <T> void fetch(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
+      Map<TopicPartition, Long> start, Map<TopicPartition, Long> end, Function<ConsumerRecord<byte[], byte[]>, T> decode,
+      Consumer<T> each, Object turn) {
+    if (partitions.isEmpty()) {
+      return;
+    }
+    consumer.assign(partitions);
+    partitions.forEach(tp -> consumer.seek(tp, start.get(tp)));
+    while (partitions.stream().anyMatch(tp -> consumer.position(tp, TIMEOUT) < end.get(tp))) {
+      List<T> batch = new ArrayList<>();
+      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+        if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
+          batch.add(decode.apply(r));
+        }
+      }
+      synchronized (turn) {
+        batch.forEach(each);
+      }
+    }
+  }
+
+  /** Partitions in up to {@link #CONSUMERS} groups of about equal size, one consumer each. */
+  private static List<List<TopicPartition>> groups(List<TopicPartition> partitions) {
+    int n = Math.min(CONSUMERS, partitions.size());
+    List<List<TopicPartition>> groups = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      groups.add(new ArrayList<>());
+    }
+    for (int i = 0; i < partitions.size(); i++) {
+      groups.get(i % n).add(partitions.get(i));
+    }
+    return groups;
+  }
+
+  private KafkaConsumer<byte[], byte[]> consumer() {
     Map<String, Object> props = new HashMap<>(client);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
     props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false); // a reader never creates a topic
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-        new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions = new ArrayList<>();
-      for (String topic : topics) {
-        for (PartitionInfo p : consumer.partitionsFor(topic, TIMEOUT)) {
-          partitions.add(new TopicPartition(topic, p.partition()));
-        }
+    // A whole topic is read once, from the start: few large fetches, not many small ones.
+    props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 << 20);
+    props.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
+    props.putIfAbsent(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 1 << 20);
+    return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+  }
+
+  private static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, Collection<String> topics) {
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (String topic : topics) {
+      for (PartitionInfo p : consumer.partitionsFor(topic, TIMEOUT)) {
+        partitions.add(new TopicPartition(topic, p.partition()));
       }
-      consumer.assign(partitions);
+    }
+    return partitions;
+  }
+
+  /** Every record of the topics as bytes, each partition's in offset order, in one consumer. */
+  public void readAll(Collection<String> topics, Instant from, Consumer<ConsumerRecord<byte[], byte[]>> each) {
+    try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+      List<TopicPartition> partitions = partitions(consumer, topics);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions, TIMEOUT);
       Map<TopicPartition, Long> start = consumer.beginningOffsets(partitions, TIMEOUT);
       if (from != null) {
@@ -99,24 +236,19 @@ public final class TopicScan {
         partitions.forEach(tp -> at.put(tp, from.toEpochMilli()));
         consumer.offsetsForTimes(at, TIMEOUT).forEach((tp, o) -> start.put(tp, o == null ? end.get(tp) : o.offset()));
       }
-      start.forEach(consumer::seek);
       long total = partitions.stream().mapToLong(tp -> end.get(tp) - start.get(tp)).sum();
-      long read = 0;
+      long[] read = {0};
       String what = String.join(", ", topics);
-      while (partitions.stream().anyMatch(tp -> consumer.position(tp, TIMEOUT) < end.get(tp))) {
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
-            read++;
-            each.accept(r);
-          }
+      fetch(consumer, partitions, start, end, r -> r, r -> {
+        each.accept(r);
+        if (progress != null && ++read[0] % 10_000 == 0) {
+          progress.printf("\rreading %s: %d/%d (%d%%)", what, read[0], total, read[0] * 100 / total);
         }
-        if (progress != null && total > 0) {
-          progress.printf("\rreading %s: %d/%d (%d%%)", what, read, total, read * 100 / total);
-        }
-      }
+      }, new Object());
       if (progress != null && total > 0) {
-        progress.println();
+        progress.printf("\rreading %s: %d/%d (100%%)%n", what, total, total);
       }
     }
   }
+
 }
