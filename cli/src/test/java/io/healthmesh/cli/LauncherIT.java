@@ -1,0 +1,49 @@
+package io.healthmesh.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** ./healthctl as users run it, on the jar this build made. */
+class LauncherIT {
+  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  private static final Path ARCHIVE = ROOT.resolve("cli/target/healthctl.jsa");
+
+  private record Run(int exit, String out, String err) {}
+
+  @Test
+  void startsFromAClassArchive_madeOnceForTheJar() throws Exception {
+    Files.deleteIfExists(ARCHIVE);
+
+    Run first = launch(Map.of(), "--version");
+    assertThat(first.exit()).as(first.err()).isZero();
+    assertThat(first.out()).isEqualTo("healthctl 0.1.0");
+    assertThat(first.err()).contains("archiving healthctl's classes");
+    assertThat(ARCHIVE).isNotEmptyFile();
+
+    // HEALTHMESH_JAVA_OPTS replaces the JVM flags, not the archive
+    Run second = launch(Map.of("HEALTHMESH_JAVA_OPTS", "-Xlog:class+load=info"), "--version");
+    assertThat(second.exit()).isZero();
+    assertThat(second.err()).doesNotContain("archiving");
+    assertThat(second.out()).contains("io.healthmesh.cli.Healthctl source: shared objects file",
+        "io.healthmesh.cli.StatusCommand source: shared objects file", "healthctl 0.1.0");
+  }
+
+  private static Run launch(Map<String, String> env, String... args) throws Exception {
+    ProcessBuilder builder = new ProcessBuilder();
+    builder.command().add(ROOT.resolve("healthctl").toString());
+    builder.command().addAll(List.of(args));
+    builder.environment().putAll(env);
+    Path err = Files.createTempFile("launcher", ".err");
+    Process p = builder.redirectError(err.toFile()).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    assertThat(p.waitFor(3, TimeUnit.MINUTES)).isTrue();
+    return new Run(p.exitValue(), out, Files.readString(err));
+  }
+}
