@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
     description = "Health-aware DNS routing on Kafka.", subcommands = {ApplyCommand.Apply.class, ApplyCommand.Validate.class, GetCommand.class, StatusCommand.class, DeleteCommand.class,
         ProbeCommand.class, AuditCommand.class, TopicsCommand.class, ServeCommand.Topology.class, ServeCommand.Edge.class, ServeCommand.Registry.class,
         XdsCommand.class, ServeCommand.Haproxy.class, DnssecCommand.class, AclsCommand.class,
-        DemoCommand.class, CdsTraining.class})
+        DemoCommand.class, CompletionCommand.class, CdsTraining.class})
 public final class Healthctl implements Callable<Integer> {
 
   public static void main(String[] args) {
