@@ -89,13 +89,21 @@ abstract class ApplyCommand implements Callable<Integer> {
     if (write()) {
       topics.write(changed);
       steps.step("write (" + changed.size() + " records in one transaction)");
+    }
+    int exit = report(out, current, plan);
+    out.flush();
+    steps.step("output");
+    steps.print(err);
+    return exit;
+  }
+
+  /** Prints what was (or would be) done; returns the exit code. */
+  int report(PrintWriter out, Catalog current, List<Change> plan) {
+    if (write()) {
       print(out, plan.stream().map(Change::toString));
     } else {
       print(out, plan.stream().map(c -> c.resource().ref() + (online() ? " valid, would be " + c.action().word() : " valid")));
     }
-    out.flush();
-    steps.step("output");
-    steps.print(err);
     return 0;
   }
 
@@ -108,7 +116,7 @@ abstract class ApplyCommand implements Callable<Integer> {
   }
 
   /** One write for all lines: the writer flushes at every line, and an apply can have 100,000. */
-  private static void print(PrintWriter out, Stream<String> lines) {
+  static void print(PrintWriter out, Stream<String> lines) {
     StringBuilder text = new StringBuilder();
     lines.forEach(line -> text.append(line).append(System.lineSeparator()));
     out.print(text);

@@ -26,6 +26,7 @@ final class CliAccess {
   /** The top-level commands of each user; commands not named here need an administrator. */
   private static final Map<String, Supplier<KafkaAccess>> BY_COMMAND = Map.ofEntries(
       Map.entry("probe", CliAccess::prober), Map.entry("get", CliAccess::reader), Map.entry("status", CliAccess::reader),
+      Map.entry("diff", CliAccess::reader),
       Map.entry("apply", CliAccess::applier), Map.entry("validate", CliAccess::applier),
       Map.entry("delete", CliAccess::applier), Map.entry("audit", CliAccess::auditor),
       Map.entry("explain", CliAccess::auditor), Map.entry("replay", CliAccess::auditor));
@@ -53,7 +54,7 @@ final class CliAccess {
         .writing(List.of(Topics.PROBE_RESULTS.name()));
   }
 
-  /** {@code get} and {@code status}: configuration in force, health, and what edges and xDS servers report. */
+  /** {@code get}, {@code status} and {@code diff}: configuration in force, health, and what edges and xDS servers report. */
   static KafkaAccess reader() {
     return KafkaAccess.of(READ).reading(configInForce(configTopics())).reading(List.of(Topics.HEALTH_STATE.name(),
         Topics.EDGE_STATUS.name(), Topics.XDS_STATUS.name()));

@@ -10,9 +10,9 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code healthctl}: exit code 0 ok, 1 runtime failure, 2 usage or validation error. */
+/** {@code healthctl}: exit code 0 ok, 1 runtime failure, 2 usage or validation error ({@code diff}: see there). */
 @Command(name = "healthctl", mixinStandardHelpOptions = true, version = "healthctl 0.1.0",
-    description = "Health-aware DNS routing on Kafka.", subcommands = {ApplyCommand.Apply.class, ApplyCommand.Validate.class, GetCommand.class, StatusCommand.class, DeleteCommand.class,
+    description = "Health-aware DNS routing on Kafka.", subcommands = {ApplyCommand.Apply.class, ApplyCommand.Validate.class, DiffCommand.class, GetCommand.class, StatusCommand.class, DeleteCommand.class,
         ProbeCommand.class, AuditCommand.class, TopicsCommand.class, ServeCommand.Topology.class, ServeCommand.Edge.class, ServeCommand.Registry.class,
         XdsCommand.class, ServeCommand.Haproxy.class, DnssecCommand.class, AclsCommand.class,
         DemoCommand.class, CompletionCommand.class, CdsTraining.class})
@@ -26,7 +26,7 @@ public final class Healthctl implements Callable<Integer> {
     CommandLine cli = new CommandLine(new Healthctl());
     cli.setExecutionExceptionHandler((e, line, parsed) -> {
       line.getErr().println("healthctl: " + KafkaRefusal.of(e).map(r -> refused(r, line)).orElse(e.getMessage()));
-      return 1;
+      return line.getCommandSpec().userObject() instanceof DiffCommand ? DiffCommand.FAILED : 1;
     });
     return cli;
   }

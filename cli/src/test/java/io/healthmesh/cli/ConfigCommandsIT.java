@@ -277,4 +277,32 @@ class ConfigCommandsIT {
     assertThat(cli.run("delete", "zone", "internal").exit()).isEqualTo(1);
     assertThat(cli.run("delete", "zone", "internal", "--ignore-not-found").exit()).isZero();
   }
+
+  @Test
+  @Order(100)
+  void showsWhatApplyWouldChange_asAUnifiedDiff_andWritesNothing() throws Exception {
+    String policy = "kind: HealthAggregationPolicy\nname: diffed\nregion: us-east1\nhealthyPercentThreshold: 50\n";
+    Cli.Run created = cli.runWithInput(policy, "diff", "-f", "-");
+    assertThat(created.exit()).as(created.err()).isEqualTo(1);
+    assertThat(created.out()).startsWith("--- /dev/null\n+++ HealthAggregationPolicy/diffed (<stdin>:1)\n@@ -0,0 +1,")
+        .contains("+name: diffed\n", "+healthyPercentThreshold: 50\n");
+    assertThat(cli.run("get", "hap", "diffed").exit()).as("diff wrote nothing").isEqualTo(1);
+
+    assertThat(cli.runWithInput(policy, "apply", "-f", "-").exit()).isZero();
+    Cli.Run same = cli.runWithInput(policy, "diff", "-f", "-");
+    assertThat(same.exit()).isZero();
+    assertThat(same.out()).isEmpty();
+
+    var before = cli.endOffsets(CONFIG_TOPICS);
+    Cli.Run changed = cli.runWithInput(policy.replace("50", "70") + "minHealthyThreshold: 2\n", "diff", "-f", "-");
+    assertThat(changed.exit()).isEqualTo(1);
+    assertThat(changed.out()).contains("--- HealthAggregationPolicy/diffed (in force)\n"
+        + "+++ HealthAggregationPolicy/diffed (<stdin>:1)\n", "-healthyPercentThreshold: 50\n",
+        "+healthyPercentThreshold: 70\n+minHealthyThreshold: 2\n", " name: diffed\n");
+    assertThat(cli.endOffsets(CONFIG_TOPICS)).isEqualTo(before);
+
+    Cli.Run invalid = cli.runWithInput(policy.replace("50", "500"), "diff", "-f", "-");
+    assertThat(invalid.exit()).isEqualTo(2);
+    assertThat(invalid.err()).contains("(R-AGG-1)");
+  }
 }
