@@ -76,6 +76,9 @@ public final class Benchmarks {
       TopologyBenchmark.main(new String[0]);
       EdgeCatchUpBenchmark.main(new String[0]);
     }
+    if (which.equals("all") || which.equals("healthctl")) {
+      HealthctlBenchmark.main(new String[0]);
+    }
     if (which.equals("all") || which.equals("audit")) {
       AuditBenchmark.main(new String[0]);
     }

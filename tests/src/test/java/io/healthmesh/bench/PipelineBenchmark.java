@@ -7,18 +7,14 @@ import io.healthmesh.registry.RegistrySettings;
 import io.healthmesh.registry.SchemaRegistry;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
-import io.healthmesh.schemas.Topics;
-import io.healthmesh.streams.StreamsSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * The whole pipeline as a user runs it: configuration through {@code healthctl apply} (its own
@@ -60,20 +56,13 @@ public final class PipelineBenchmark {
     try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(3).start();
         SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()))) {
       SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
-      Properties sp = new Properties();
-      sp.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
-      sp.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registry.url());
-      sp.setProperty(StreamsSettings.APPLICATION_ID, APP_ID);
-      sp.setProperty(StreamsSettings.STATE_DIR, dir.resolve("streams").toString());
+      Properties sp = TopologyProcess.settings(kafka.bootstrapServers(), registry.url(), APP_ID, dir.resolve("streams"));
       Path yaml = PipelineConfig.write(dir.resolve("config.yaml"), n);
       try (TopologyProcess topology = TopologyProcess.start(sp, TOPOLOGY_JVM, Files.createDirectories(dir.resolve("t")));
           EdgeScaleBenchmark.Edge edge = EdgeScaleBenchmark.Edge.start(kafka.bootstrapServers(), registry.url(),
               Files.createDirectories(dir.resolve("edge")));
           HealthWatch health = HealthWatch.start(kafka.bootstrapServers(), client);
-          KafkaProducer<String, ProbeResult> probes = new KafkaProducer<>(Map.of(
-              ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.LINGER_MS_CONFIG, 5,
-              ProducerConfig.BATCH_SIZE_CONFIG, 262_144),
-              Topics.PROBE_RESULTS.keySerde(client).serializer(), Topics.PROBE_RESULTS.valueSerde(client).serializer())) {
+          KafkaProducer<String, ProbeResult> probes = Probes.producer(kafka.bootstrapServers(), client)) {
         Dns dns = new Dns(edge.port);
         // An operator applies to a running system: both JVMs past their start-up's JIT work first.
         edge.awaitHealthy(Duration.ofMinutes(1));

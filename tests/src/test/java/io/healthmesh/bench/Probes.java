@@ -1,15 +1,25 @@
 package io.healthmesh.bench;
 
 import io.healthmesh.events.ProbeResult;
+import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /** Probe results as a prober publishes them ({@code healthctl probe publish}): keyed by the probed address. */
 final class Probes {
   private Probes() {}
+
+  /** A producer of probe results as a prober's: small batches, soon sent. */
+  static KafkaProducer<String, ProbeResult> producer(String bootstrap, SchemaRegistryClient client) {
+    return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+        ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.BATCH_SIZE_CONFIG, 262_144),
+        Topics.PROBE_RESULTS.keySerde(client).serializer(), Topics.PROBE_RESULTS.valueSerde(client).serializer());
+  }
 
   static void send(KafkaProducer<String, ProbeResult> probes, String address, boolean up) {
     probe(probes, address, null, address, up);

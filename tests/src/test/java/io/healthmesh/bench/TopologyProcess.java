@@ -1,5 +1,6 @@
 package io.healthmesh.bench;
 
+import io.healthmesh.streams.StreamsSettings;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -30,6 +31,16 @@ final class TopologyProcess implements AutoCloseable {
   }
 
   /** Starts {@code StreamsMain} with these settings and returns once it says it runs. */
+  /** The settings of a topology with {@code applicationId} against this broker and registry, its state under {@code stateDir}. */
+  static Properties settings(String bootstrap, String registryUrl, String applicationId, Path stateDir) {
+    Properties settings = new Properties();
+    settings.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, bootstrap);
+    settings.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registryUrl);
+    settings.setProperty(StreamsSettings.APPLICATION_ID, applicationId);
+    settings.setProperty(StreamsSettings.STATE_DIR, stateDir.toString());
+    return settings;
+  }
+
   static TopologyProcess start(Properties settings, String jvmFlags, Path dir) throws IOException {
     Path gcLog = dir.resolve("gc.log");
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
