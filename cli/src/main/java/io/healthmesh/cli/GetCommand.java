@@ -1,6 +1,7 @@
 package io.healthmesh.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import io.healthmesh.cli.config.AvroJson;
 import io.healthmesh.cli.config.Catalog;
 import io.healthmesh.cli.config.ConfigTopics;
+import io.healthmesh.cli.config.Resource;
 import io.healthmesh.cli.config.ResourceKind;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +35,7 @@ final class GetCommand implements Callable<Integer> {
   static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
       .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES).build());
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectWriter ONE_LINE = new ObjectMapper().writer();
 
   enum Format { table, yaml, json }
 
@@ -63,19 +66,19 @@ final class GetCommand implements Callable<Integer> {
     Catalog catalog = new ConfigTopics(cluster.client(), cluster.registry()).read(EnumSet.copyOf(kinds),
         key == null ? null : r -> Arrays.equals(r.key(), key), warnings);
     warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
-    List<ObjectNode> documents = new ArrayList<>();
+    List<Resource> found = new ArrayList<>();
     for (ResourceKind k : kinds) {
       for (Map.Entry<String, SpecificRecord> e : catalog.all(k).entrySet()) {
         if (name == null || name.equals(e.getKey())) {
-          documents.add(document(k, e.getValue()));
+          found.add(new Resource(k, e.getKey(), e.getValue(), null));
         }
       }
     }
-    if (name != null && documents.isEmpty()) {
+    if (name != null && found.isEmpty()) {
       spec.commandLine().getErr().println(kinds.get(0).kindName() + " '" + name + "' not found");
       return 1;
     }
-    print(spec.commandLine().getOut(), documents);
+    print(spec.commandLine().getOut(), found);
     return 0;
   }
 
@@ -86,26 +89,31 @@ final class GetCommand implements Callable<Integer> {
     return doc;
   }
 
-  private void print(PrintWriter out, List<ObjectNode> documents) throws Exception {
+  private void print(PrintWriter out, List<Resource> resources) throws Exception {
     switch (format) {
       case yaml -> {
-        for (int i = 0; i < documents.size(); i++) {
-          out.print((i > 0 ? "---\n" : "") + YAML.writeValueAsString(documents.get(i)));
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < resources.size(); i++) {
+          Resource r = resources.get(i);
+          text.append(i > 0 ? "---\n" : "").append(YAML.writeValueAsString(document(r.kind(), r.value())));
         }
+        out.print(text);
       }
-      case json -> out.println(JSON.writeValueAsString(documents.size() == 1 && name != null ? documents.get(0)
-          : JSON.createArrayNode().addAll(documents)));
+      case json -> {
+        List<ObjectNode> documents = resources.stream().map(r -> document(r.kind(), r.value())).toList();
+        out.println(JSON.writeValueAsString(documents.size() == 1 && name != null ? documents.get(0)
+            : JSON.createArrayNode().addAll(documents)));
+      }
       case table -> {
-        out.printf("%-24s %-40s %s%n", "KIND", "NAME", "SUMMARY");
-        for (ObjectNode doc : documents) {
-          ResourceKind k = ResourceKind.parse(doc.get("kind").asText()).orElseThrow();
-          ObjectNode rest = doc.deepCopy();
-          rest.remove("kind");
-          rest.remove(k.identity());
-          String key = String.join("/", k.identity().stream().map(field -> doc.get(field).asText()).toList());
-          String summary = JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(rest);
-          out.printf("%-24s %-40s %s%n", k.kindName(), key, summary.length() > 100 ? summary.substring(0, 97) + "..." : summary);
+        Columns table = new Columns(24, 40);
+        table.row("KIND", "NAME", "SUMMARY");
+        for (Resource r : resources) {
+          ObjectNode rest = AvroJson.write(r.value(), r.kind().identity());
+          r.kind().identity().forEach(rest::remove);
+          String summary = ONE_LINE.writeValueAsString(rest);
+          table.row(r.kind().kindName(), r.key(), summary.length() > 100 ? summary.substring(0, 97) + "..." : summary);
         }
+        out.print(table);
       }
     }
     out.flush();

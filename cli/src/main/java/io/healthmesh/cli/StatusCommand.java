@@ -26,6 +26,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -36,7 +37,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -93,6 +98,16 @@ final class StatusCommand implements Callable<Integer> {
     EntityKind only = kind == null ? null : kind(kind);
     Pattern names = name == null ? null : Pattern.compile(Pattern.quote(name).replace("*", "\\E.*\\Q"));
     SchemaRegistryClient registry = cluster.registry();
+    ConfigTopics config = new ConfigTopics(cluster.client(), registry);
+    List<String> warnings = Collections.synchronizedList(new ArrayList<>());
+    // Without a name or state, the configuration the rows need is known before them: read it beside them.
+    FutureTask<Thresholds> early = names == null && states == null ? new FutureTask<>(() -> Thresholds.read(config,
+        only == null ? EnumSet.allOf(EntityKind.class) : EnumSet.of(only), warnings)) : null;
+    if (early != null) {
+      Thread reader = new Thread(early, "read-thresholds");
+      reader.setDaemon(true);
+      reader.start();
+    }
     // Values are decoded only for the entities asked about: a narrow question stays cheap at any size.
     Map<EntityKey, HealthState> current = new TopicScan(cluster.client(), false).latest(Topics.HEALTH_STATE.name(),
         Topics.HEALTH_STATE.keySerde(registry).deserializer(), Topics.HEALTH_STATE.valueSerde(registry).deserializer(),
@@ -104,9 +119,8 @@ final class StatusCommand implements Callable<Integer> {
         .sorted(Comparator.comparing((Map.Entry<EntityKey, HealthState> e) -> e.getKey().getKind())
             .thenComparing(e -> e.getKey().getName()))
         .toList();
-    List<String> warnings = new ArrayList<>();
-    Thresholds thresholds = Thresholds.read(new ConfigTopics(cluster.client(), registry),
-        rows.stream().map(Map.Entry::getKey).toList(), warnings);
+    Thresholds thresholds = early != null ? done(early)
+        : Thresholds.read(config, rows.stream().map(Map.Entry::getKey).toList(), warnings);
     warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
     steps.step("thresholds from the configuration");
     PrintWriter out = spec.commandLine().getOut();
@@ -152,6 +166,14 @@ final class StatusCommand implements Callable<Integer> {
     return 0;
   }
 
+  private static <T> T done(FutureTask<T> task) throws Exception {
+    try {
+      return task.get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e; // its own message, as if read here
+    }
+  }
+
   private EntityKind kind(String text) {
     String normal = text.toUpperCase(Locale.ROOT).replace('-', '_');
     for (EntityKind k : EntityKind.values()) {
@@ -175,38 +197,48 @@ final class StatusCommand implements Callable<Integer> {
      * external endpoint is shown, and then, for a few, only those whose bytes hold its address.
      */
     static Thresholds read(ConfigTopics topics, List<EntityKey> shown, List<String> warnings) {
-      Set<ResourceKind> kinds = EnumSet.noneOf(ResourceKind.class);
+      Set<EntityKind> kinds = EnumSet.noneOf(EntityKind.class);
       Set<String> services = new HashSet<>();
       List<byte[]> addresses = new ArrayList<>();
       for (EntityKey key : shown) {
-        switch (key.getKind()) {
-          case ENDPOINT -> {
-            kinds.add(ResourceKind.BACKEND_SERVICE);
-            int slash = key.getName().indexOf('/');
-            services.add(slash < 0 ? key.getName() : key.getName().substring(0, slash));
-          }
-          case EXTERNAL_ENDPOINT -> {
-            kinds.add(ResourceKind.RESOURCE_RECORD_SET);
-            addresses.add(key.getName().getBytes(StandardCharsets.UTF_8));
-          }
-          case HEALTH_SOURCE -> kinds.addAll(List.of(ResourceKind.HEALTH_SOURCE, ResourceKind.HEALTH_AGGREGATION_POLICY));
-          case COMPOSITE_HEALTH_CHECK, DRY_RUN_COMPOSITE_HEALTH_CHECK -> kinds.add(ResourceKind.COMPOSITE_HEALTH_CHECK);
-          default -> { }
+        kinds.add(key.getKind());
+        if (key.getKind() == EntityKind.ENDPOINT) {
+          int slash = key.getName().indexOf('/');
+          services.add(slash < 0 ? key.getName() : key.getName().substring(0, slash));
+        } else if (key.getKind() == EntityKind.EXTERNAL_ENDPOINT) {
+          addresses.add(key.getName().getBytes(StandardCharsets.UTF_8));
         }
-      }
-      if (kinds.isEmpty()) {
-        return new Thresholds(new Catalog());
       }
       String recordSets = ResourceKind.RESOURCE_RECORD_SET.topic().name();
       String backendServices = ResourceKind.BACKEND_SERVICE.topic().name();
       boolean fewAddresses = addresses.size() <= ADDRESSES_SOUGHT;
-      return new Thresholds(topics.read(kinds, r -> {
+      return read(topics, kinds, r -> {
         if (r.topic().equals(recordSets)) {
           return !fewAddresses || r.value() == null || addresses.stream().anyMatch(a -> Bytes.contains(r.value(), a));
         }
         return !r.topic().equals(backendServices) || r.key() == null
             || services.contains(new String(r.key(), StandardCharsets.UTF_8));
-      }, warnings));
+      }, warnings);
+    }
+
+    /** What judges every entity of these kinds: all of their configuration. */
+    static Thresholds read(ConfigTopics topics, Set<EntityKind> kinds, List<String> warnings) {
+      return read(topics, kinds, null, warnings);
+    }
+
+    private static Thresholds read(ConfigTopics topics, Set<EntityKind> shown,
+        Predicate<ConsumerRecord<byte[], byte[]>> only, List<String> warnings) {
+      Set<ResourceKind> kinds = EnumSet.noneOf(ResourceKind.class);
+      for (EntityKind kind : shown) {
+        switch (kind) {
+          case ENDPOINT -> kinds.add(ResourceKind.BACKEND_SERVICE);
+          case EXTERNAL_ENDPOINT -> kinds.add(ResourceKind.RESOURCE_RECORD_SET);
+          case HEALTH_SOURCE -> kinds.addAll(List.of(ResourceKind.HEALTH_SOURCE, ResourceKind.HEALTH_AGGREGATION_POLICY));
+          case COMPOSITE_HEALTH_CHECK, DRY_RUN_COMPOSITE_HEALTH_CHECK -> kinds.add(ResourceKind.COMPOSITE_HEALTH_CHECK);
+          default -> { }
+        }
+      }
+      return new Thresholds(kinds.isEmpty() ? new Catalog() : topics.read(kinds, only, warnings));
     }
 
     private Thresholds(Catalog config) {
