@@ -623,6 +623,7 @@ public final class EdgeScaleBenchmark {
       }
       Process process = new ProcessBuilder(command).redirectErrorStream(true)
           .redirectOutput(dir.resolve("edge.log").toFile()).start();
+      Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly, "stop-edge")); // as TopologyProcess
       return new Edge(port, metricsPort, process);
     }
 

@@ -49,6 +49,9 @@ final class TopologyProcess implements AutoCloseable {
         "-cp", System.getProperty("java.class.path"), "io.healthmesh.streams.StreamsMain", "metrics.port=0"));
     settings.stringPropertyNames().forEach(k -> command.add(k + "=" + settings.getProperty(k)));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    // A benchmark stopped with SIGTERM runs no close(): its topology must not outlive it, busy
+    // against a broker that is gone, on the cores the next run measures.
+    Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly, "stop-topology"));
     BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     List<String> head = new ArrayList<>();
     for (String line; (line = out.readLine()) != null; ) {
