@@ -46,6 +46,17 @@ final class Aliases extends JsonParserDelegate {
     this.yaml = yaml;
   }
 
+  /** Whether YAML text may hold an anchor ({@code &}), an alias ({@code *}) or a merge key ({@code <<}). */
+  static boolean mayUse(byte[] text) {
+    for (int i = 0; i < text.length; i++) {
+      byte b = text[i];
+      if (b == '&' || b == '*' || (b == '<' && i + 1 < text.length && text[i + 1] == '<')) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether a {@code <<} key passed: the caller then merges ({@link #merge}). */
   boolean sawMergeKeys() {
     return mergeKeys;

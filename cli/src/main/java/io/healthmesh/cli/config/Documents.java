@@ -103,12 +103,16 @@ public final class Documents {
     List<Document> documents = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     int index = piece.index();
-    try (Aliases parser = new Aliases((YAMLParser) FACTORY.createParser(piece.text()));
+    // Anchors, aliases and merge keys cannot be written without these bytes; most files have none
+    // and are parsed without the delegate that resolves them.
+    boolean aliases = Aliases.mayUse(piece.text());
+    try (JsonParser parser = aliases ? new Aliases((YAMLParser) FACTORY.createParser(piece.text()))
+        : FACTORY.createParser(piece.text());
         MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(parser)) {
       while (it.hasNextValue()) {
         JsonNode node = it.nextValue();
         index++;
-        if (parser.sawMergeKeys()) {
+        if (parser instanceof Aliases a && a.sawMergeKeys()) {
           Aliases.merge(node);
         }
         if (node != null && !node.isNull() && !node.isMissingNode()) {
