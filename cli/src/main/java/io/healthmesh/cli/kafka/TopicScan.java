@@ -83,6 +83,15 @@ public final class TopicScan {
    */
   public <K, V> Map<K, V> latest(String topic, Deserializer<K> keys, Deserializer<V> values, Predicate<K> wanted,
       Consumer<String> warnings) {
+    return latest(topic, keys, values, k -> true, wanted, warnings);
+  }
+
+  /**
+   * As {@link #latest(String, Deserializer, Deserializer, Predicate, Consumer)}, where a key whose
+   * bytes {@code keyBytes} refuses is not even decoded; it must accept every wanted key's bytes.
+   */
+  public <K, V> Map<K, V> latest(String topic, Deserializer<K> keys, Deserializer<V> values,
+      Predicate<byte[]> keyBytes, Predicate<K> wanted, Consumer<String> warnings) {
     Map<ByteBuffer, ConsumerRecord<byte[], byte[]>> last = new HashMap<>();
     readPartitions(List.of(topic), r -> r, r -> {
       if (r.key() == null) {
@@ -95,7 +104,7 @@ public final class TopicScan {
       }
     });
     AtomicLong skipped = new AtomicLong();
-    List<Map.Entry<K, V>> decoded = last.values().parallelStream().map(r -> {
+    List<Map.Entry<K, V>> decoded = last.values().parallelStream().filter(r -> keyBytes.test(r.key())).map(r -> {
       try {
         K key = keys.deserialize(topic, r.key());
         return wanted.test(key) ? Map.entry(key, values.deserialize(topic, r.value())) : null;
