@@ -10,8 +10,6 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -55,19 +53,16 @@ abstract class ApplyCommand implements Callable<Integer> {
     // Creating missing topics and reading the stored configuration wait on the brokers, reading
     // the files on the CPU: side by side. An apply that is then refused leaves the topics it
     // created, empty, as a topology starting would have.
-    FutureTask<Catalog> stored = new FutureTask<>(() -> {
+    Background<Catalog> stored = Background.start("read-stored-configuration", () -> {
       if (write()) {
         prepare(topics);
       }
       return online() ? topics.read(warnings) : new Catalog();
     });
-    Thread reader = new Thread(stored, "read-stored-configuration");
-    reader.setDaemon(true);
-    reader.start();
     ResourceReader.Read read = ResourceReader.load(files, System.in);
     steps.step("files (" + read.resources().size() + " resources)");
     List<String> problems = new ArrayList<>(read.problems());
-    Catalog current = stored(stored);
+    Catalog current = stored.join();
     steps.step("topics and stored configuration (" + current.size() + " resources; the rest of their time beside"
         + " the files)");
     warnings.forEach(w -> err.println("warning: " + w));
@@ -105,14 +100,6 @@ abstract class ApplyCommand implements Callable<Integer> {
       print(out, plan.stream().map(c -> c.resource().ref() + (online() ? " valid, would be " + c.action().word() : " valid")));
     }
     return 0;
-  }
-
-  private static Catalog stored(FutureTask<Catalog> read) throws Exception {
-    try {
-      return read.get();
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof Exception cause ? cause : e; // its own message, as if read here
-    }
   }
 
   /** One write for all lines: the writer flushes at every line, and an apply can have 100,000. */

@@ -37,8 +37,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -101,14 +99,9 @@ final class StatusCommand implements Callable<Integer> {
     ConfigTopics config = new ConfigTopics(cluster.client(), registry);
     List<String> warnings = Collections.synchronizedList(new ArrayList<>());
     // Without a name or state, the configuration the rows need is known before them: read it beside them.
-    FutureTask<Thresholds> early = names == null && states == null ? new FutureTask<>(() -> Thresholds.read(config,
-        only == null ? EnumSet.allOf(EntityKind.class) : EnumSet.of(only), warnings)) : null;
-    if (early != null) {
-      Thread reader = new Thread(early, "read-thresholds");
-      reader.setDaemon(true);
-      reader.start();
-    }
-    // Values are decoded only for the entities asked about: a narrow question stays cheap at any size.
+    Background<Thresholds> early = names == null && states == null ? Background.start("read-thresholds",
+        () -> Thresholds.read(config, only == null ? EnumSet.allOf(EntityKind.class) : EnumSet.of(only), warnings))
+        : null;
     // A key holds its name as UTF-8: one without the name's literal parts is not decoded at all.
     List<byte[]> literals = name == null ? List.of() : Arrays.stream(name.split("\\*")).filter(p -> !p.isEmpty())
         .map(p -> p.getBytes(StandardCharsets.UTF_8)).toList();
@@ -123,7 +116,7 @@ final class StatusCommand implements Callable<Integer> {
         .sorted(Comparator.comparing((Map.Entry<EntityKey, HealthState> e) -> e.getKey().getKind())
             .thenComparing(e -> e.getKey().getName()))
         .toList();
-    Thresholds thresholds = early != null ? done(early)
+    Thresholds thresholds = early != null ? early.join()
         : Thresholds.read(config, rows.stream().map(Map.Entry::getKey).toList(), warnings);
     warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
     steps.step("thresholds from the configuration");
@@ -168,14 +161,6 @@ final class StatusCommand implements Callable<Integer> {
     steps.step("output");
     steps.print(spec.commandLine().getErr());
     return 0;
-  }
-
-  private static <T> T done(FutureTask<T> task) throws Exception {
-    try {
-      return task.get();
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof Exception cause ? cause : e; // its own message, as if read here
-    }
   }
 
   private EntityKind kind(String text) {
