@@ -45,9 +45,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * The launcher's class-data-sharing training run ({@code ./healthctl} runs it once per build with
- * {@code -XX:ArchiveClassesAtExit}): it loads what the everyday commands load (help, YAML and
- * Avro, the rules, Kafka's clients) without contacting anything, so that they start from the
- * archive instead of from hundreds of jar lookups.
+ * {@code -XX:DumpLoadedClassList}, then dumps a static archive of that list): it loads what the
+ * everyday commands load (help, YAML and Avro, the rules, Kafka's clients) without contacting
+ * anything, so that they start from the archive instead of from hundreds of jar lookups.
  */
 @Command(name = "cds-training", hidden = true, mixinStandardHelpOptions = true, description = "Loads the classes the launcher archives.")
 final class CdsTraining implements Callable<Integer> {
