@@ -1,7 +1,6 @@
 package io.healthmesh.cli.config;
 
 import io.healthmesh.cli.kafka.TopicScan;
-import io.healthmesh.schemas.AvroDeserializationException;
 import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.TopicCreator;
@@ -172,9 +171,7 @@ public final class ConfigTopics {
             r.timestampType(), r.serializedKeySize(), r.serializedValueSize(), key, value, r.headers(),
             r.leaderEpoch()), null);
       } catch (SerializationException e) {
-        if (e instanceof AvroDeserializationException a && a.registryFailed()) {
-          throw a; // the registry could not be asked: failing beats a result missing records
-        }
+        TopicScan.failIfRegistryFailed(e);
         return new Decoded(kind, new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), key, null),
             r.topic() + "@" + r.partition() + ":" + r.offset() + " skipped: " + e.getMessage());
       }

@@ -47,6 +47,16 @@ public final class TopicScan {
     this.progress = showProgress && System.console() != null ? System.err : null;
   }
 
+  /**
+   * Rethrows a record's decoding failure when the registry could not be asked: failing beats a
+   * result missing records. Any other failure is the record's, which callers skip and count.
+   */
+  public static void failIfRegistryFailed(SerializationException e) {
+    if (e instanceof AvroDeserializationException a && a.registryFailed()) {
+      throw a;
+    }
+  }
+
   /** @return records that could not be read (and were skipped) */
   public <K, V> long read(String topic, Deserializer<K> keys, Deserializer<V> values, Instant from,
       Consumer<ConsumerRecord<K, V>> each) {
@@ -57,9 +67,7 @@ public final class TopicScan {
             r.serializedKeySize(), r.serializedValueSize(), keys.deserialize(topic, r.key()),
             values.deserialize(topic, r.value()), r.headers(), r.leaderEpoch()));
       } catch (SerializationException e) {
-        if (e instanceof AvroDeserializationException a && a.registryFailed()) {
-          throw a; // the registry could not be asked: failing beats a result missing records
-        }
+        failIfRegistryFailed(e);
         skipped[0]++;
       }
     });
@@ -109,9 +117,7 @@ public final class TopicScan {
         K key = keys.deserialize(topic, r.key());
         return wanted.test(key) ? Map.entry(key, values.deserialize(topic, r.value())) : null;
       } catch (SerializationException e) {
-        if (e instanceof AvroDeserializationException a && a.registryFailed()) {
-          throw a; // the registry could not be asked: failing beats a result missing records
-        }
+        failIfRegistryFailed(e);
         skipped.incrementAndGet();
         return null;
       }
