@@ -2,6 +2,7 @@ package io.healthmesh.rules;
 
 import io.healthmesh.config.FlapDamping;
 import io.healthmesh.config.HealthCheckSpec;
+import io.healthmesh.config.ProberQuorum;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,25 +28,35 @@ public final class HealthCheckRules {
     atLeastOne(field + ".checkIntervalSec", hc.getCheckIntervalSec(), "R-EP-4", problems);
     atLeastOne(field + ".staleAfterIntervals", hc.getStaleAfterIntervals(), "R-EP-4", problems);
     damping(field, hc, problems);
+    quorum(field, hc, problems);
     return problems;
+  }
+
+  /** R-PQ-2: a percent that can be met, and a minimum a fleet can have. */
+  private static void quorum(String field, HealthCheckSpec hc, List<String> problems) {
+    ProberQuorum q = hc.getProberQuorum();
+    if (q != null) {
+      between(field + ".proberQuorum.healthyPercent", q.getHealthyPercent(), 1, 100, "R-PQ-2", problems);
+      between(field + ".proberQuorum.minProbers", q.getMinProbers(), 1, 100, "R-PQ-2", problems);
+    }
   }
 
   /** R-OP-3: a dwell of up to an hour; damping counts and times within a day, the longest suppression not shorter than the first. */
   private static void damping(String field, HealthCheckSpec hc, List<String> problems) {
-    between(field + ".minDwellSec", hc.getMinDwellSec(), 0, MAX_DWELL_SEC, problems);
+    between(field + ".minDwellSec", hc.getMinDwellSec(), 0, MAX_DWELL_SEC, "R-OP-3", problems);
     FlapDamping f = hc.getFlapDamping();
     if (f == null) {
       return;
     }
-    between(field + ".flapDamping.maxFailures", f.getMaxFailures(), 1, 100, problems);
-    between(field + ".flapDamping.windowSec", f.getWindowSec(), 1, DAY_SEC, problems);
-    between(field + ".flapDamping.suppressSec", f.getSuppressSec(), 1, DAY_SEC, problems);
-    between(field + ".flapDamping.maxSuppressSec", f.getMaxSuppressSec(), Math.max(1, f.getSuppressSec()), DAY_SEC, problems);
+    between(field + ".flapDamping.maxFailures", f.getMaxFailures(), 1, 100, "R-OP-3", problems);
+    between(field + ".flapDamping.windowSec", f.getWindowSec(), 1, DAY_SEC, "R-OP-3", problems);
+    between(field + ".flapDamping.suppressSec", f.getSuppressSec(), 1, DAY_SEC, "R-OP-3", problems);
+    between(field + ".flapDamping.maxSuppressSec", f.getMaxSuppressSec(), Math.max(1, f.getSuppressSec()), DAY_SEC, "R-OP-3", problems);
   }
 
-  private static void between(String field, int value, int min, int max, List<String> problems) {
+  private static void between(String field, int value, int min, int max, String rule, List<String> problems) {
     if (value < min || value > max) {
-      problems.add(field + ": " + value + " is outside " + min + ".." + max + " (R-OP-3)");
+      problems.add(field + ": " + value + " is outside " + min + ".." + max + " (" + rule + ")");
     }
   }
 

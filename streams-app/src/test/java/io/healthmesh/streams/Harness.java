@@ -169,8 +169,13 @@ final class Harness implements AutoCloseable {
 
   /** A result whose prober dated it {@code eventTime}, appended by the broker at {@code recordTime}. */
   void probe(String service, String endpoint, boolean success, Instant eventTime, Instant recordTime) {
+    probe("test", service, endpoint, success, eventTime, recordTime);
+  }
+
+  /** A result of the prober named {@code prober} (R-PQ-1). */
+  void probe(String prober, String service, String endpoint, boolean success, Instant eventTime, Instant recordTime) {
     ProbeResult p = ProbeResult.newBuilder().setBackendService(service).setEndpointId(endpoint)
-        .setSuccess(success).setEventTime(eventTime).setProber("test").build();
+        .setSuccess(success).setEventTime(eventTime).setProber(prober).build();
     inputs.get(Topics.PROBE_RESULTS.name()).pipeInput(service, new AvroSerializer<ProbeResult>(registry, false)
         .serialize(Topics.PROBE_RESULTS.name(), p), recordTime);
   }

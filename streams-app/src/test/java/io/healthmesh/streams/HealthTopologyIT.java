@@ -36,7 +36,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Timeout;
@@ -108,7 +107,7 @@ class HealthTopologyIT {
       // As an operator would: the configuration is in force before probes flow. (Config and
       // probes live on different partitions, so without this wait their interleaving is free.)
       awaitState(kafka, client, "COMPOSITE_HEALTH_CHECK|orders-chc", Duration.ofSeconds(60));
-      try (KafkaProducer<String, ProbeResult> producer = producer(kafka, Topics.PROBE_RESULTS, client)) {
+      try (KafkaProducer<String, ProbeResult> producer = BrokerIO.producer(kafka, Topics.PROBE_RESULTS, client)) {
         for (int i = 0; i < probes.size(); i++) {
           if (i == KILL_AT * VMS.size()) {
             producer.flush();
@@ -264,15 +263,9 @@ class HealthTopologyIT {
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static void send(EmbeddedKafka kafka, SchemaRegistryClient client, Topic topic, String key, SpecificRecord value)
       throws Exception {
-    try (KafkaProducer producer = producer(kafka, topic, client)) {
+    try (KafkaProducer producer = BrokerIO.producer(kafka, topic, client)) {
       producer.send(new ProducerRecord<>(topic.name(), key, value)).get();
     }
-  }
-
-  private static <V extends SpecificRecord> KafkaProducer<String, V> producer(EmbeddedKafka kafka, Topic<String, V> topic,
-      SchemaRegistryClient client) {
-    return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ProducerConfig.LINGER_MS_CONFIG, 5), topic.keySerde(client).serializer(), topic.valueSerde(client).serializer());
   }
 
   private static Process startApp(EmbeddedKafka kafka, SchemaRegistry registry, Path stateDir, Path log,

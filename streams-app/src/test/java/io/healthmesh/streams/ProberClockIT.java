@@ -15,7 +15,6 @@ import io.healthmesh.registry.RegistrySettings;
 import io.healthmesh.registry.SchemaRegistry;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
-import io.healthmesh.schemas.Topic;
 import io.healthmesh.schemas.Topics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
@@ -23,16 +22,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -54,7 +47,7 @@ class ProberClockIT {
       BackendService service = BackendService.newBuilder(Harness.service("orders", 2, 1, 1))
           .setHealthCheck(HealthCheckSpec.newBuilder().setCheckIntervalSec(1).setHealthyThreshold(1)
               .setUnhealthyThreshold(1).setStaleAfterIntervals(3).build()).build();
-      try (KafkaProducer<String, BackendService> config = producer(kafka, Topics.BACKEND_SERVICES, client)) {
+      try (KafkaProducer<String, BackendService> config = BrokerIO.producer(kafka, Topics.BACKEND_SERVICES, client)) {
         config.send(new ProducerRecord<>(Topics.BACKEND_SERVICES.name(), "orders", service)).get();
       }
       Properties p = new Properties();
@@ -64,7 +57,7 @@ class ProberClockIT {
       p.setProperty(StreamsSettings.STATE_DIR, dir.toString());
       try (HealthStreamsApp app = HealthStreamsApp.start(StreamsSettings.from(p), client, new SimpleMeterRegistry(),
               Duration.ofMinutes(1));
-          KafkaProducer<String, ProbeResult> probes = producer(kafka, Topics.PROBE_RESULTS, client)) {
+          KafkaProducer<String, ProbeResult> probes = BrokerIO.producer(kafka, Topics.PROBE_RESULTS, client)) {
         // The configuration is read before probes flow.
         await().atMost(Duration.ofSeconds(30)).until(() -> kafka.consumed("prober-clock-it", Topics.BACKEND_SERVICES.name()));
         long end = System.nanoTime() + Duration.ofSeconds(8).toNanos();
@@ -87,19 +80,19 @@ class ProberClockIT {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (dead.isEmpty() && System.nanoTime() < deadline) {
           vm1.clear();
-          read(kafka, client, Topics.HEALTH_TRANSITIONS, r -> {
+          BrokerIO.read(kafka, client, Topics.HEALTH_TRANSITIONS, r -> {
             if (r.key().getName().equals("orders/vm-1")) {
               vm1.add(r.value());
             }
           });
           dead.clear();
-          read(kafka, client, Topics.PROBE_RESULTS_DLQ, r -> dead.add(r.value()));
+          BrokerIO.read(kafka, client, Topics.PROBE_RESULTS_DLQ, r -> dead.add(r.value()));
         }
         assertThat(vm1).as("never stale: DNS never fails open toward it").extracting(HealthTransition::getNewStatus)
             .containsExactly(HealthStatus.UNHEALTHY);
         assertThat(dead).singleElement().satisfies(d -> assertThat(d.getMessage()).contains("heartbeat", "R-EP-4"));
         List<TimestampType> types = new ArrayList<>();
-        read(kafka, client, Topics.PROBE_RESULTS, r -> types.add(r.timestampType()));
+        BrokerIO.read(kafka, client, Topics.PROBE_RESULTS, r -> types.add(r.timestampType()));
         assertThat(types).isNotEmpty().containsOnly(TimestampType.LOG_APPEND_TIME);
       }
     }
@@ -108,28 +101,5 @@ class ProberClockIT {
   private static ProducerRecord<String, ProbeResult> probe(String vm, boolean success, Instant at) {
     return new ProducerRecord<>(Topics.PROBE_RESULTS.name(), "orders", ProbeResult.newBuilder().setBackendService("orders")
         .setEndpointId(vm).setSuccess(success).setEventTime(at).setProber(vm.equals("vm-1") ? "honest" : "fast").build());
-  }
-
-  private static <K, V extends org.apache.avro.specific.SpecificRecord> void read(EmbeddedKafka kafka,
-      SchemaRegistryClient client, Topic<K, V> topic,
-      java.util.function.Consumer<ConsumerRecord<K, V>> each) {
-    try (KafkaConsumer<K, V> consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-        kafka.bootstrapServers(), ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"),
-        topic.keySerde(client).deserializer(), topic.valueSerde(client).deserializer())) {
-      List<TopicPartition> partitions = consumer.partitionsFor(topic.name()).stream()
-          .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-        consumer.poll(Duration.ofMillis(200)).forEach(each);
-      }
-    }
-  }
-
-  private static <V extends org.apache.avro.specific.SpecificRecord> KafkaProducer<String, V> producer(EmbeddedKafka kafka,
-      Topic<String, V> topic, SchemaRegistryClient client) {
-    return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ProducerConfig.LINGER_MS_CONFIG, 5), topic.keySerde(client).serializer(), topic.valueSerde(client).serializer());
   }
 }

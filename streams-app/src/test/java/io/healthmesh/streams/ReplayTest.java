@@ -33,6 +33,7 @@ class ReplayTest {
         io.healthmesh.config.HealthCheckSpec.newBuilder(flappy.getHealthCheck()).setMinDwellSec(2)
             .setFlapDamping(io.healthmesh.config.FlapDamping.newBuilder().setMaxFailures(2).setWindowSec(60)
                 .setSuppressSec(10).setMaxSuppressSec(40).build()).build()).build());
+    h.service(Harness.service("fleet", 2)); // R-PQ-1: three probers, one cut off for a while, one that stops
     h.consumer("consumer", List.of(Harness.neg("neg-use1", "us-east1", "fr-use1"),
         Harness.neg("neg-euw1", "europe-west1", "fr-euw1")));
     for (int second = 0; second < 120; second++) {
@@ -47,6 +48,15 @@ class ReplayTest {
       }
       for (String vm : Harness.vms(1, 2)) {
         h.probe("flappy", vm, second % 12 < 6 || random.nextInt(3) == 0, T0.plusSeconds(second));
+      }
+      for (String prober : List.of("us-east", "eu-west", "asia")) {
+        boolean cutOff = prober.equals("asia") && second > 20 && second < 60;
+        boolean stopped = prober.equals("eu-west") && second > 70;
+        boolean upSet = prober.equals("us-east") && second > 80 && second < 95;
+        if (!stopped) {
+          h.probe(prober, "fleet", "vm-" + (1 + second % 2), !cutOff && !upSet, T0.plusSeconds(second),
+              T0.plusSeconds(second));
+        }
       }
       if (second == 30) {
         h.raw(Topics.PROBE_RESULTS.name(), "orders-use1", new byte[] {9, 9, 9, 9, 9, 9}, T0.plusSeconds(second));
@@ -70,6 +80,7 @@ class ReplayTest {
 
     assertThat(first.transitions).as("the incident produced transitions").hasSizeGreaterThan(20);
     assertThat(first.transitions).as("and flap damping held an endpoint down").anyMatch(t -> t.contains("FLAP_DAMPING"));
+    assertThat(first.transitions).as("and probers decided by quorum").anyMatch(t -> t.contains("probers see it"));
     assertThat(second.states).isEqualTo(first.states);
     assertThat(second.transitions).isEqualTo(first.transitions);
     assertThat(second.failovers).isEqualTo(first.failovers);

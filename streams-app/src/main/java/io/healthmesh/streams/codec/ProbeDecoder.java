@@ -15,7 +15,8 @@ import org.apache.avro.SchemaNormalization;
 /**
  * Reads probe results, the one value decoded for every input record. Records written with this
  * build's own schema are read by hand, which costs a fraction of Avro's resolving reader and
- * skips the text fields the topology never reads ({@code prober}, {@code detail}: left empty).
+ * skips the text field the topology never reads ({@code detail}: left empty); prober names are
+ * shared ({@link ProberNames}).
  * Anything else, including every malformed record, goes through the ordinary deserializer, so
  * errors and dead-letter reasons are exactly its own.
  */
@@ -25,6 +26,7 @@ public final class ProbeDecoder {
   private final SchemaRegistryClient registry;
   private final AvroDeserializer<ProbeResult> general;
   private final Map<Integer, Boolean> ownSchema = new ConcurrentHashMap<>();
+  private final ProberNames probers = new ProberNames();
   /** An id known to be this build's schema; -1 before the first. Ids are never negative. */
   private volatile int lastOwnId = -1;
 
@@ -36,12 +38,16 @@ public final class ProbeDecoder {
   public ProbeResult deserialize(String topic, byte[] data) {
     if (data != null && data.length > WireFormat.HEADER_SIZE && data[0] == WireFormat.MAGIC_BYTE
         && isOwn(WireFormat.schemaId(topic, data))) {
-      ProbeResult fast = new Reader(data).read();
+      ProbeResult fast = new Reader(data, probers).read();
       if (fast != null) {
         return fast;
       }
     }
-    return general.deserialize(topic, data);
+    ProbeResult probe = general.deserialize(topic, data);
+    if (probe != null) {
+      probe.setProber(probers.of(probe.getProber()));
+    }
+    return probe;
   }
 
   private boolean isOwn(int id) {
@@ -69,11 +75,13 @@ public final class ProbeDecoder {
   /** ProbeResult's fields in schema order; null at the first thing out of place. */
   private static final class Reader {
     private final byte[] b;
+    private final ProberNames probers;
     private int pos = WireFormat.HEADER_SIZE;
     private boolean bad;
 
-    Reader(byte[] b) {
+    Reader(byte[] b, ProberNames probers) {
       this.b = b;
+      this.probers = probers;
     }
 
     ProbeResult read() {
@@ -83,14 +91,16 @@ public final class ProbeDecoder {
       String endpoint = readString();
       int success = pos < b.length ? b[pos++] : -1;
       long eventTime = readLong();
-      skipString();
+      int proberLength = stringLength();
+      String prober = bad ? "" : probers.of(b, pos, proberLength);
+      pos += proberLength;
       long latency = readLong();
       skipString();
       if (bad || pos != b.length || type < 0 || type >= TYPES.length || union < 0 || union > 1
           || success < 0 || success > 1) {
         return null;
       }
-      return new ProbeResult(TYPES[(int) type], service, endpoint, success == 1, Instant.ofEpochMilli(eventTime), "",
+      return new ProbeResult(TYPES[(int) type], service, endpoint, success == 1, Instant.ofEpochMilli(eventTime), prober,
           latency, "");
     }
 

@@ -2,6 +2,7 @@ package io.healthmesh.streams.endpoint;
 
 import io.healthmesh.events.HealthStatus;
 import io.healthmesh.internal.EndpointDamping;
+import io.healthmesh.internal.EndpointProberState;
 import io.healthmesh.internal.EndpointStateEntry;
 import io.healthmesh.internal.EndpointStates;
 import io.healthmesh.schemas.AvroDeserializer;
@@ -9,8 +10,10 @@ import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.RegistryConfig;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.WireFormat;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.SchemaNormalization;
@@ -27,8 +30,9 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
   /** Parsing fingerprint of the {@code EndpointStates} layout that {@link #encode} writes. */
-  static final long WRITTEN_FOR = 8997995993789293128L;
+  static final long WRITTEN_FOR = 5590178396557110232L;
   static final boolean BY_HAND = SchemaNormalization.parsingFingerprint64(EndpointStates.SCHEMA$) == WRITTEN_FOR;
+  private static final byte[] EMPTY = new byte[0];
   private final SchemaRegistryClient registry;
   private final AvroDeserializer<EndpointStates> reader;
   private final AvroSerializer<EndpointStates> writer;
@@ -84,10 +88,12 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
 
   private static byte[] encode(EndpointState s) {
     EndpointState.Damping d = s.damping;
-    Writer out = new Writer(10 + s.idUtf8.length + 7 * 10 + 1 + (d == null ? 0 : 7 * 10 + 2 + 10 * d.failures.length));
-    out.writeLong(s.idUtf8.length);
-    System.arraycopy(s.idUtf8, 0, out.buf, out.pos, s.idUtf8.length);
-    out.pos += s.idUtf8.length;
+    byte[] prober = utf8(s.prober);
+    byte[][] probers = s.probers == null ? new byte[0][] : Arrays.stream(s.probers).map(v -> utf8(v.prober)).toArray(byte[][]::new);
+    int probersSize = Arrays.stream(probers).mapToInt(b -> 10 + b.length + 5 * 10).sum();
+    Writer out = new Writer(10 + s.idUtf8.length + 7 * 10 + 1 + (d == null ? 0 : 7 * 10 + 2 + 10 * d.failures.length)
+        + 10 + prober.length + 20 + probersSize);
+    out.writeBytes(s.idUtf8);
     out.writeLong(s.status.ordinal());
     out.writeLong(s.since);
     out.writeLong(s.successes);
@@ -117,7 +123,25 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
       out.writeLong(d.suppressions);
       out.writeLong(d.lastSuppressionEnd);
     }
+    out.writeBytes(prober);
+    if (probers.length > 0) {
+      out.writeLong(probers.length);
+      for (int i = 0; i < probers.length; i++) {
+        Quorum.View v = s.probers[i];
+        out.writeBytes(probers[i]);
+        out.writeLong(v.status.ordinal());
+        out.writeLong(v.successes);
+        out.writeLong(v.failures);
+        out.writeLong(v.lastEventTime);
+        out.writeLong(v.expiresAt);
+      }
+    }
+    out.writeLong(0);
     return Arrays.copyOf(out.buf, out.pos);
+  }
+
+  private static byte[] utf8(String s) {
+    return s.isEmpty() ? EMPTY : s.getBytes(StandardCharsets.UTF_8);
   }
 
   /** The group as Avro's generated record, for the writer that is not hand-made. */
@@ -125,13 +149,35 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
     return new EndpointStates(group.members.stream().map(s -> EndpointStateEntry.newBuilder().setId(s.id).setStatus(s.status).setSince(Instant.ofEpochMilli(s.since))
         .setConsecutiveSuccesses(s.successes).setConsecutiveFailures(s.failures)
         .setLastEventTime(Instant.ofEpochMilli(s.lastEventTime)).setExpiresAt(s.expiresAt)
-        .setVersion(s.version).setDamping(damping(s.damping)).build()).toList());
+        .setVersion(s.version).setDamping(damping(s.damping)).setProber(s.prober).setProbers(probers(s.probers))
+        .build()).toList());
   }
 
   private static EndpointDamping damping(EndpointState.Damping d) {
     return d == null ? null : EndpointDamping.newBuilder().setPendingStatus(d.pending).setPendingSince(d.pendingSince)
         .setFailures(Arrays.stream(d.failures).boxed().toList()).setSuppressedUntil(d.suppressedUntil)
         .setSuppressions(d.suppressions).setLastSuppressionEnd(d.lastSuppressionEnd).build();
+  }
+
+  private static List<EndpointProberState> probers(Quorum.View[] views) {
+    return views == null ? List.of() : Arrays.stream(views).map(v -> new EndpointProberState(v.prober, v.status,
+        v.successes, v.failures, v.lastEventTime, v.expiresAt)).toList();
+  }
+
+  /** Null when none: one prober counts (R-PQ-1). */
+  private static Quorum.View[] views(List<EndpointProberState> stored) {
+    if (stored.isEmpty()) {
+      return null;
+    }
+    return stored.stream().map(e -> {
+      Quorum.View v = new Quorum.View(e.getProber().intern());
+      v.status = e.getStatus() == null ? HealthStatus.UNKNOWN : e.getStatus();
+      v.successes = e.getConsecutiveSuccesses();
+      v.failures = e.getConsecutiveFailures();
+      v.lastEventTime = e.getLastEventTime();
+      v.expiresAt = e.getExpiresAt();
+      return v;
+    }).toArray(Quorum.View[]::new);
   }
 
   private static EndpointState.Damping damping(EndpointDamping e) {
@@ -161,6 +207,9 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
       s.expiresAt = e.getExpiresAt();
       s.version = e.getVersion();
       s.damping = damping(e.getDamping());
+      // interned: a handful of prober names are shared by every endpoint they probe
+      s.prober = e.getProber().intern();
+      s.probers = views(e.getProbers());
       s.group = group;
       group.members.add(s);
     }
@@ -174,6 +223,12 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
 
     Writer(int capacity) {
       buf = new byte[capacity];
+    }
+
+    void writeBytes(byte[] b) {
+      writeLong(b.length);
+      System.arraycopy(b, 0, buf, pos, b.length);
+      pos += b.length;
     }
 
     void writeLong(long v) {

@@ -27,6 +27,13 @@ public final class EndpointState {
   long version;
   /** A dwell or flap damping under way (R-OP-3); null for nearly every endpoint, so it costs one reference. */
   Damping damping;
+  /** While one prober counts: whose results {@code successes} and {@code failures} are (R-PQ-1). */
+  String prober = "";
+  /**
+   * Every fresh prober's own view once several count (R-PQ-1, R-PQ-2); null while one does, so a
+   * single prober costs one reference and decides as it always did (R-PQ-3).
+   */
+  Quorum.View[] probers;
   /** The store entry that holds it. */
   EndpointTable.Group group;
   /** Bucket of the stale index it sits in. */
@@ -48,7 +55,8 @@ public final class EndpointState {
   public String toString() {
     return id + ":" + status + ":" + successes + ":" + failures + ":" + lastEventTime + ":" + version
         + (damping == null ? "" : ":" + damping.pending + ":" + Arrays.toString(damping.failures)
-            + ":" + damping.suppressedUntil + ":" + damping.suppressions);
+            + ":" + damping.suppressedUntil + ":" + damping.suppressions)
+        + (prober.isEmpty() ? "" : ":" + prober) + (probers == null ? "" : ":" + Arrays.toString(probers));
   }
 
   /** What R-OP-3 keeps of an endpoint between results; field meanings as in {@code EndpointDamping}. */

@@ -18,44 +18,114 @@ final class EndpointStateMachine {
     return (long) spec.getStaleAfterIntervals() * spec.getCheckIntervalSec() * 1000L;
   }
 
-  /** R-EP-5: a result older than the last applied one is never applied; {@code state} null: none applied. */
-  static boolean isOutOfOrder(EndpointState state, long eventTime) {
-    return state != null && eventTime < state.lastEventTime;
+  /**
+   * R-EP-5, per prober (R-PQ-1): a result older than the same prober's last applied one is never
+   * applied; {@code state} null: none applied.
+   */
+  static boolean isOutOfOrder(EndpointState state, String prober, long eventTime) {
+    if (state == null) {
+      return false;
+    }
+    if (state.probers == null) {
+      return state.prober.equals(prober) && eventTime < state.lastEventTime;
+    }
+    Quorum.View view = Quorum.find(state.probers, prober);
+    return view != null && eventTime < view.lastEventTime;
   }
 
-  /** Why a result changed the published status, for the transition's cause. */
+  /** Why a result, or the lack of one, changed the published status, for the transition's cause. */
   enum Change {
-    /** Thresholds reached (R-EP-2), published at once as the seed does. */
+    /** Thresholds reached (R-EP-2), or the probers' quorum moved (R-PQ-2), published at once as the seed does. */
     THRESHOLD,
     /** Published after the state was held for the minimum dwell time (R-OP-3). */
     DWELLED,
     /** Held UNHEALTHY: it went UNHEALTHY more often than flap damping allows (R-OP-3). */
     SUPPRESSED,
     /** Its suppression ran out and it is published as its results say (R-OP-3). */
-    RELEASED
+    RELEASED,
+    /** No fresh result from any prober (R-EP-4). */
+    STALE
   }
 
   /**
-   * Applies one result to {@code state}; {@code first} when no result was applied before, so the
-   * state is UNKNOWN until enough results arrive (R-EP-3). Its record time starts the wait
-   * after which the endpoint is stale without a new result.
+   * Applies one result of {@code prober} to {@code state}; {@code first} when no result was
+   * applied before, so the state is UNKNOWN until enough results arrive (R-EP-3). Its record
+   * time starts the wait after which the prober's view is stale without a new result. While one
+   * prober counts, its results are the endpoint's as without quorum (R-PQ-3); a second fresh
+   * prober starts the quorum (R-PQ-1, R-PQ-2).
    *
    * @return why the published status changed, or null when it did not
    */
-  static Change apply(EndpointState state, boolean first, boolean success, long eventTime, long recordTime,
-      HealthCheckSpec spec) {
-    HealthStatus published = state.status;
-    HealthStatus reached = state.damping == null || state.damping.pending == null ? published : state.damping.pending;
+  static Change apply(EndpointState state, boolean first, String prober, boolean success, long eventTime,
+      long recordTime, HealthCheckSpec spec) {
+    long expiresAt = recordTime + staleAfterMillis(spec);
+    HealthStatus next;
+    if (state.probers == null && (first || state.expiresAt == 0 || state.prober.equals(prober))
+        && Quorum.singleProberDecides(spec)) {
+      state.prober = prober;
+      next = alone(state, success, spec);
+      state.lastEventTime = eventTime;
+      state.expiresAt = expiresAt;
+    } else {
+      next = quorum(state, first, prober, success, eventTime, recordTime, expiresAt, spec);
+    }
+    return settle(state, next, first, eventTime, spec);
+  }
+
+  /** R-EP-2, R-EP-3 on one prober's results: the seed's rule, and the hot path. */
+  private static HealthStatus alone(EndpointState state, boolean success, HealthCheckSpec spec) {
     state.successes = success ? (int) Math.min(Integer.MAX_VALUE, state.successes + 1L) : 0;
     state.failures = success ? 0 : (int) Math.min(Integer.MAX_VALUE, state.failures + 1L);
-    HealthStatus next = reached;
     if (success && state.successes >= spec.getHealthyThreshold()) {
-      next = HealthStatus.HEALTHY;
+      return HealthStatus.HEALTHY;
     } else if (!success && state.failures >= spec.getUnhealthyThreshold()) {
-      next = HealthStatus.UNHEALTHY;
+      return HealthStatus.UNHEALTHY;
     }
-    state.lastEventTime = eventTime;
-    state.expiresAt = recordTime + staleAfterMillis(spec);
+    return reached(state);
+  }
+
+  /** What the results have reached, published or waiting for its dwell time. */
+  private static HealthStatus reached(EndpointState state) {
+    return state.damping == null || state.damping.pending == null ? state.status : state.damping.pending;
+  }
+
+  /** R-PQ-1, R-PQ-2: the result moves its prober's view; the fresh views decide. */
+  private static HealthStatus quorum(EndpointState state, boolean first, String prober, boolean success,
+      long eventTime, long recordTime, long expiresAt, HealthCheckSpec spec) {
+    if (state.probers == null) {
+      state.probers = first || state.expiresAt == 0 ? new Quorum.View[0] : new Quorum.View[] {soleView(state)};
+      state.prober = "";
+    }
+    Quorum.View[] fresh = Quorum.freshAt(state.probers, recordTime);
+    Quorum.View view = Quorum.find(fresh, prober);
+    if (view == null) {
+      view = new Quorum.View(prober);
+      fresh = Quorum.with(fresh, view);
+    }
+    view.apply(success, eventTime, expiresAt, spec);
+    state.probers = fresh;
+    state.successes = view.successes;
+    state.failures = view.failures;
+    state.lastEventTime = Math.max(state.lastEventTime, eventTime);
+    state.expiresAt = Quorum.nextExpiry(fresh);
+    return Quorum.decide(fresh, spec);
+  }
+
+  /** The view of the prober that counted alone until now: its counts, and the state they reached. */
+  private static Quorum.View soleView(EndpointState state) {
+    Quorum.View view = new Quorum.View(state.prober);
+    view.status = reached(state);
+    view.successes = state.successes;
+    view.failures = state.failures;
+    view.lastEventTime = state.lastEventTime;
+    view.expiresAt = state.expiresAt;
+    return view;
+  }
+
+  /** Publishes {@code next} at once, or as R-OP-3's dwell time and damping allow. */
+  private static Change settle(EndpointState state, HealthStatus next, boolean first, long eventTime,
+      HealthCheckSpec spec) {
+    HealthStatus published = state.status;
     Change change;
     if (spec.getMinDwellSec() == 0 && spec.getFlapDamping() == null && state.damping == null) {
       change = next != published ? Change.THRESHOLD : null; // the seed's behaviour, and the hot path
@@ -70,6 +140,32 @@ final class EndpointStateMachine {
       state.version++;
     }
     return change;
+  }
+
+  /**
+   * Its expiry came without a new result. While one prober counts, or when no prober's view is
+   * fresh any more, it is stale (R-EP-4); otherwise the views that went stale drop out and the
+   * rest decide again (R-PQ-1), at the time the last of them went.
+   *
+   * @param spec its health check; null when its configuration is gone, and then it is stale
+   * @return why the published status changed, or null when it did not
+   */
+  static Change expire(EndpointState state, long now, HealthCheckSpec spec) {
+    if (state.probers != null) {
+      Quorum.View[] fresh = Quorum.freshAt(state.probers, now);
+      long wentAt = 0;
+      for (Quorum.View v : state.probers) {
+        wentAt = v.expiresAt <= now ? Math.max(wentAt, v.expiresAt) : wentAt;
+      }
+      if (fresh.length > 0 && spec != null) {
+        state.probers = fresh;
+        state.expiresAt = Quorum.nextExpiry(fresh);
+        return settle(state, Quorum.decide(fresh, spec), false, wentAt, spec);
+      }
+      state.probers = null;
+      state.expiresAt = wentAt;
+    }
+    return stale(state) ? Change.STALE : null;
   }
 
   /** R-OP-3: {@code next} is what the results say; what is published waits for the dwell time and suppression. */

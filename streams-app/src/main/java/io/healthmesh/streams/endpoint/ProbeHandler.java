@@ -100,7 +100,9 @@ final class ProbeHandler {
     // endpoint's last result in the future and have the honest results after it ignored.
     long eventTime = Math.min(probe.getEventTime().toEpochMilli(), record.timestamp());
     EndpointState state = endpoints.get(owner.service(), owner.endpoint());
-    if (EndpointStateMachine.isOutOfOrder(state, eventTime)) {
+    sweep.dropOutsBefore(state, record.timestamp());
+    String prober = probe.getProber();
+    if (EndpointStateMachine.isOutOfOrder(state, prober, eventTime)) {
       metrics.outOfOrder(); // R-EP-5: counted, never applied
       return;
     }
@@ -110,7 +112,7 @@ final class ProbeHandler {
     }
     HealthStatus before = state.status;
     EndpointStateMachine.Change change =
-        EndpointStateMachine.apply(state, first, probe.getSuccess(), eventTime, record.timestamp(), owner.spec());
+        EndpointStateMachine.apply(state, first, prober, probe.getSuccess(), eventTime, record.timestamp(), owner.spec());
     endpoints.save(state);
     metrics.applied();
     if (change != null || first) {

@@ -55,22 +55,40 @@ final class StaleSweep {
     }
   }
 
-  /** Endpoints whose last result is older than their staleAfter, by event time. */
+  /**
+   * Endpoints whose last result is older than their staleAfter (R-EP-4), or one of whose probers'
+   * views is (R-PQ-1), by record time.
+   */
   private void expire(long now) {
     for (EndpointState state : endpoints.dueAt(now)) {
-      long expiry = state.expiresAt;
-      HealthStatus before = state.status;
-      boolean changed = EndpointStateMachine.stale(state);
-      endpoints.save(state);
+      expire(state, now);
+    }
+  }
+
+  /**
+   * R-PQ-1: a result that arrives after some prober's view of its endpoint went stale, before the
+   * sweep came by, first lets that view drop out, so a decision that changes by it is said as such.
+   */
+  void dropOutsBefore(EndpointState state, long recordTime) {
+    if (state != null && state.probers != null && state.expiresAt <= recordTime) {
+      expire(state, recordTime);
+    }
+  }
+
+  private void expire(EndpointState state, long now) {
+    HealthStatus before = state.status;
+    int slash = state.key.indexOf('/');
+    Owners.Owner owner = owners.of(state.key.substring(0, slash), state.key.substring(slash + 1));
+    EndpointStateMachine.Change change = EndpointStateMachine.expire(state, now, owner == null ? null : owner.spec());
+    endpoints.save(state);
+    if (state.expiresAt == 0) {
       metrics.stale();
-      int slash = state.key.indexOf('/');
-      Owners.Owner owner = owners.of(state.key.substring(0, slash), state.key.substring(slash + 1));
-      if (changed && owner != null) {
-        Instant at = Instant.ofEpochMilli(expiry);
-        publisher.publish(owner, before, state, null, null, at);
-        if (owner.config() != null) {
-          counts.changed(owner.config(), at, new Origin(Topics.PROBE_RESULTS.name(), -1, -1, expiry));
-        }
+    }
+    if (change != null && owner != null) {
+      Instant at = Instant.ofEpochMilli(state.since);
+      publisher.publish(owner, before, state, change, null, at);
+      if (state.status != before && owner.config() != null) {
+        counts.changed(owner.config(), at, new Origin(Topics.PROBE_RESULTS.name(), -1, -1, at.toEpochMilli()));
       }
     }
   }

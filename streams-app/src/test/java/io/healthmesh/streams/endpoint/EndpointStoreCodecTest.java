@@ -3,6 +3,7 @@ package io.healthmesh.streams.endpoint;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.healthmesh.events.HealthStatus;
@@ -48,6 +49,19 @@ class EndpointStoreCodecTest {
         s.damping.suppressions = random.nextInt(40);
         s.damping.lastSuppressionEnd = random.nextLong();
       }
+      if (i % 3 == 0) {
+        s.prober = "eu-west/prober-" + i + (i == 3 ? "-ß" : "");
+      } else if (i % 5 == 2) { // R-PQ-1: several probers' views, each with its own counts and times
+        s.probers = new Quorum.View[1 + i % 3];
+        for (int v = 0; v < s.probers.length; v++) {
+          s.probers[v] = new Quorum.View(v == 1 ? "" : "region-" + v);
+          s.probers[v].status = HealthStatus.values()[random.nextInt(3)];
+          s.probers[v].successes = random.nextInt(Integer.MAX_VALUE);
+          s.probers[v].failures = random.nextInt(3);
+          s.probers[v].lastEventTime = random.nextLong();
+          s.probers[v].expiresAt = random.nextLong();
+        }
+      }
       group.members.add(s);
     }
     EndpointGroupSerde serde = new EndpointGroupSerde(registry);
@@ -73,6 +87,9 @@ class EndpointStoreCodecTest {
           java.util.Arrays.toString(r.failures), r.suppressedUntil, r.suppressions, r.lastSuppressionEnd));
     }
     assertEquals(null, serde.deserializer().deserialize(CHANGELOG, bytes).members.get(0).damping);
+    assertEquals(group.members.stream().map(EndpointState::toString).toList(),
+        serde.deserializer().deserialize(CHANGELOG, bytes).members.stream().map(EndpointState::toString).toList(),
+        "everything stored, the probers' views too (R-PQ-1)");
     // Avro's own writer, the fallback should the schema change, writes the very same bytes.
     assertArrayEquals(new io.healthmesh.schemas.AvroSerializer<EndpointStates>(registry, false)
         .serialize(CHANGELOG, EndpointGroupSerde.states(group)), bytes);
@@ -111,12 +128,12 @@ class EndpointStoreCodecTest {
           .setBackendService(i % 7 == 0 ? null : "svc-" + random.nextInt(100) + (i % 11 == 0 ? "-ñ" : ""))
           .setEndpointId(i % 13 == 0 ? "" : "10.0.0." + random.nextInt(256)).setSuccess(random.nextBoolean())
           .setEventTime(Instant.ofEpochMilli(random.nextLong() >>> random.nextInt(64)))
-          .setProber("prober-" + i).setLatencyMicros(random.nextLong()).setDetail("HTTP " + i).build();
+          .setProber(i % 17 == 0 ? "" : "prober-" + i % 5 + (i % 3 == 0 ? "-ñ" : "")).setLatencyMicros(random.nextLong()).setDetail("HTTP " + i).build();
       byte[] bytes = writer.serialize("probe-results", probe);
       ProbeResult fast = decoder.deserialize("probe-results", bytes);
       ProbeResult slow = avro.deserialize("probe-results", bytes);
-      assertEquals("", fast.getProber(), "read by hand, which leaves the unused text empty");
-      slow.setProber("");
+      assertEquals("", fast.getDetail(), "read by hand, which leaves the unused text empty");
+      assertSame(fast.getProber(), decoder.deserialize("probe-results", bytes).getProber(), "one String per prober name");
       slow.setDetail("");
       assertEquals(slow, fast);
     }

@@ -121,7 +121,7 @@ class EndpointTableTest {
 
   private void apply(EndpointTable table, EndpointState s, boolean success, long eventTime) {
     boolean first = s.lastEventTime == 0;
-    EndpointStateMachine.apply(s, first, success, eventTime, eventTime, io.healthmesh.config.HealthCheckSpec.newBuilder()
+    EndpointStateMachine.apply(s, first, "", success, eventTime, eventTime, io.healthmesh.config.HealthCheckSpec.newBuilder()
         .setHealthyThreshold(1).setUnhealthyThreshold(1).setCheckIntervalSec(5).build());
     table.save(s);
   }
