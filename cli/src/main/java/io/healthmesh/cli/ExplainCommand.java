@@ -137,7 +137,8 @@ final class ExplainCommand extends AuditCommand.Base {
       for (Explainer.AddressAt a : b.addresses()) {
         out.println(indent + "  " + a.rrdata() + (a.checked() ? "  " + a.health() + (a.since() == null
             ? " (no state yet)" : " since " + a.since()) + (a.countedAs() == null ? ""
-            : ", counted " + a.countedAs() + " (R-OP-2)") : "  not health checked"));
+            : ", counted " + a.countedAs() + " (R-OP-2)") + (a.why() == null ? "" : ": " + a.why())
+            : "  not health checked"));
       }
     }
     out.println(indent + "answers:");

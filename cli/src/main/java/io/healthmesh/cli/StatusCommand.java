@@ -136,12 +136,17 @@ final class StatusCommand implements Callable<Integer> {
         if (s.getLastKnownStatus() != null) {
           row.put("lastKnown", s.getLastKnownStatus().name()); // R-OP-2
         }
+        if (!s.getProbers().isEmpty()) {
+          ArrayNode probers = row.putArray("probers"); // R-PQ-4: the views that decided it
+          s.getProbers().forEach(v -> probers.addObject().put("prober", v.getProber())
+              .put("state", v.getStatus().name()).put("lastResult", v.getLastEventTime().toString()));
+        }
       }
       out.println(JSON.writeValueAsString(list));
     } else {
       // One buffer for the table: a formatted write per row costs more than reading the row.
-      Columns table = new Columns(24, 40, 24, 25, 16, 16);
-      table.row("KIND", "NAME", "STATE", "SINCE", "UP/DOWN/UNKNOWN", "THRESHOLDS", "REGION");
+      Columns table = new Columns(24, 40, 24, 25, 16, 16, 12);
+      table.row("KIND", "NAME", "STATE", "SINCE", "UP/DOWN/UNKNOWN", "THRESHOLDS", "REGION", "PROBERS");
       Map<HealthStatus, Integer> totals = new EnumMap<>(HealthStatus.class);
       for (Map.Entry<EntityKey, HealthState> e : rows) {
         HealthState s = e.getValue();
@@ -149,7 +154,7 @@ final class StatusCommand implements Callable<Integer> {
         table.row(e.getKey().getKind().name(), e.getKey().getName(),
             s.getStatus() + (s.getLastKnownStatus() == null ? "" : " (was " + s.getLastKnownStatus() + ")"),
             s.getSince().toString(), s.getHealthyCount() + "/" + s.getUnhealthyCount() + "/" + s.getUnknownCount(),
-            t == null ? "-" : t, s.getRegion().isEmpty() ? "-" : s.getRegion());
+            t == null ? "-" : t, s.getRegion().isEmpty() ? "-" : s.getRegion(), probers(s));
         totals.merge(s.getStatus(), 1, Integer::sum);
       }
       out.print(table);
@@ -161,6 +166,18 @@ final class StatusCommand implements Callable<Integer> {
     steps.step("output");
     steps.print(spec.commandLine().getErr());
     return 0;
+  }
+
+  /** R-PQ-4: "asia UNHEALTHY, eu-west HEALTHY" for an endpoint decided across probers, as they were when decided. */
+  private static String probers(HealthState s) {
+    if (s.getProbers().isEmpty()) {
+      return "-";
+    }
+    StringBuilder text = new StringBuilder();
+    for (var v : s.getProbers()) {
+      text.append(text.length() == 0 ? "" : ", ").append(v.getProber()).append(' ').append(v.getStatus());
+    }
+    return text.toString();
   }
 
   private EntityKind kind(String text) {
@@ -274,7 +291,7 @@ final class StatusCommand implements Callable<Integer> {
       return c.getCriticalSources().isEmpty() ? style : style + " +critical " + String.join(",", c.getCriticalSources());
     }
 
-    /** "2 up/2 down", with R-OP-3's ", dwell 10s" and ", damp >3/300s" when set. */
+    /** "2 up/2 down", with R-OP-3's ", dwell 10s" and ", damp >3/300s", and R-PQ-2's ", quorum 50% of >=1", when set. */
     private static String consecutive(HealthCheckSpec spec) {
       String thresholds = spec.getHealthyThreshold() + " up/" + spec.getUnhealthyThreshold() + " down";
       if (spec.getMinDwellSec() > 0) {
@@ -282,6 +299,10 @@ final class StatusCommand implements Callable<Integer> {
       }
       if (spec.getFlapDamping() != null) {
         thresholds += ", damp >" + spec.getFlapDamping().getMaxFailures() + "/" + spec.getFlapDamping().getWindowSec() + "s";
+      }
+      if (spec.getProberQuorum() != null) {
+        thresholds += ", quorum " + spec.getProberQuorum().getHealthyPercent() + "% of >="
+            + spec.getProberQuorum().getMinProbers();
       }
       return thresholds;
     }

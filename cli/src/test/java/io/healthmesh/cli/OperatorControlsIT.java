@@ -78,6 +78,19 @@ class OperatorControlsIT {
       ---
       kind: ResourceRecordSet
       zone: internal
+      name: quorum.example.internal.
+      type: A
+      ttl: 5
+      routingPolicy:
+        healthCheck: {checkIntervalSec: 30, healthyThreshold: 1, unhealthyThreshold: 1,
+                      proberQuorum: {healthyPercent: 60, minProbers: 2}}
+        wrr:
+          items:
+            - {weight: 100, rrdatas: [10.8.1.1], healthCheckedTargets: {externalEndpoints: [10.8.1.1]}}
+            - {weight: 0, rrdatas: [10.8.1.2]}
+      ---
+      kind: ResourceRecordSet
+      zone: internal
       name: remembered.example.internal.
       type: A
       ttl: 5
@@ -235,8 +248,45 @@ class OperatorControlsIT {
         .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
   }
 
+  @Test
+  void threeProbersDecideByQuorum_andOneCutOffChangesNothing_R_PQ_2_R_PQ_4() throws Exception {
+    publish("10.8.1.1", "us-east/p1", true);
+    awaitState("10.8.1.1", "UNKNOWN"); // one fresh prober of the two needed
+    publish("10.8.1.1", "eu-west/p1", true);
+    awaitState("10.8.1.1", "HEALTHY");
+    publish("10.8.1.1", "asia/p1", false); // cut off: 2 of 3 still see it
+    publish("10.8.1.1", "asia/p1", false);
+    publish("10.8.1.1", "eu-west/p1", true); // a result after asia's, so they have been applied
+    awaitAnswer("quorum", "10.8.1.1", Duration.ofSeconds(30));
+    JsonNode up = json("status", "--kind", "external_endpoint", "--name", "10.8.1.1", "-o", "json").get(0);
+    assertThat(up.get("state").asText()).isEqualTo("HEALTHY");
+    assertThat(up.get("version").asLong()).as("no transition for the cut-off prober").isEqualTo(1);
+    assertThat(up.get("thresholds").asText()).isEqualTo("1 up/1 down, quorum 60% of >=2");
+
+    publish("10.8.1.1", "eu-west/p1", false); // 1 of 3 HEALTHY
+    awaitAnswer("quorum", "10.8.1.2", Duration.ofSeconds(30));
+    JsonNode down = json("status", "--kind", "external_endpoint", "--name", "10.8.1.1", "-o", "json").get(0);
+    assertThat(down.get("probers")).extracting(v -> v.get("prober").asText() + " " + v.get("state").asText())
+        .containsExactly("asia/p1 UNHEALTHY", "eu-west/p1 UNHEALTHY", "us-east/p1 HEALTHY");
+    String explained = Cli.execute(demo.bootstrap(), demo.registryUrl(), "audit", "explain", "quorum.example.internal",
+        "A", "--at", Instant.now().toString(), "--region", "us-east1").out();
+    assertThat(explained).contains("10.8.1.1  UNHEALTHY").contains("1 of 3 probers see it HEALTHY")
+        .contains("asia/p1 UNHEALTHY, eu-west/p1 UNHEALTHY, us-east/p1 HEALTHY");
+  }
+
+  private static void awaitState(String address, String state) {
+    await(address + " " + state).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).until(() -> {
+      JsonNode rows = json("status", "--kind", "external_endpoint", "--name", address, "-o", "json");
+      return rows.size() == 1 && rows.get(0).get("state").asText().equals(state);
+    });
+  }
+
   private static void publish(boolean success) {
-    List<String> args = new ArrayList<>(List.of("probe", "publish", "--endpoint", "10.8.0.1", "--prober", "it"));
+    publish("10.8.0.1", "it", success);
+  }
+
+  private static void publish(String endpoint, String prober, boolean success) {
+    List<String> args = new ArrayList<>(List.of("probe", "publish", "--endpoint", endpoint, "--prober", prober));
     if (!success) {
       args.add("--failure");
     }

@@ -36,8 +36,11 @@ public final class Explainer {
    *
    * @param since ISO-8601 time the target took its state, null when it never had one
    * @param countedAs what the record set took an UNKNOWN target for (R-OP-2); null when its state
+   * @param why the detail of the transition that set its state (the probers' views for one decided
+   *     by quorum, R-PQ-4); null when it never had a transition
    */
-  public record AddressAt(String rrdata, boolean checked, HealthStatus health, String since, HealthStatus countedAs) {}
+  public record AddressAt(String rrdata, boolean checked, HealthStatus health, String since, HealthStatus countedAs,
+      String why) {}
 
   /** One item of the policy. */
   public record BucketAt(String label, int weight, String location, List<AddressAt> addresses) {}
@@ -107,16 +110,18 @@ public final class Explainer {
     for (RecordSetView.BucketView b : view.buckets()) {
       List<AddressAt> addresses = new ArrayList<>();
       for (RecordSetView.AddressView a : b.addresses()) {
-        addresses.add(new AddressAt(a.rrdata(), a.checked(), a.health(), a.checked() ? since(a.rrdata(), at) : null,
-            a.countedAs()));
+        Transitions.State state = a.checked() ? target(a.rrdata(), at) : null;
+        addresses.add(new AddressAt(a.rrdata(), a.checked(), a.health(),
+            state == null || state.since() == null ? null : state.since().toString(), a.countedAs(),
+            state == null || state.setBy() == null ? null : state.setBy().getCause().getDetail()));
       }
       result.add(new BucketAt(b.label(), b.weight(), b.location(), addresses));
     }
     return result;
   }
 
-  /** When the address's target (a forwarding rule with that address, or the endpoint) took its state. */
-  private String since(String rrdata, Instant at) {
+  /** The state at {@code at} of the address's target: a forwarding rule with that address, or the endpoint. */
+  private Transitions.State target(String rrdata, Instant at) {
     String address = IpAddress.canonicalOrSame(rrdata);
     Transitions.State state = transitions.at(EntityKind.EXTERNAL_ENDPOINT, address, at);
     for (var value : config.all(ResourceKind.FORWARDING_RULE, at).values()) {
@@ -125,6 +130,6 @@ public final class Explainer {
         state = transitions.at(EntityKind.FORWARDING_RULE, rule.getName(), at);
       }
     }
-    return state.since() == null ? null : state.since().toString();
+    return state;
   }
 }

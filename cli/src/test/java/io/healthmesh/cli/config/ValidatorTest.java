@@ -207,6 +207,20 @@ class ValidatorTest {
   }
 
   @Test
+  void checksTheProberQuorum_ofBackendAndExternalChecks_R_PQ_2() {
+    String service = SERVICE.formatted("INTERNAL", "GCE_VM_IP");
+    assertThat(problems(service.replace("port: 80}", "port: 80, proberQuorum: {healthyPercent: 67, minProbers: 2}}")))
+        .isEmpty();
+    assertThat(problems(service.replace("port: 80}", "port: 80, proberQuorum: {healthyPercent: 0, minProbers: 0}}")))
+        .containsExactly(
+            "test.yaml:1: healthCheck.proberQuorum.healthyPercent: 0 is outside 1..100 (R-PQ-2)",
+            "test.yaml:1: healthCheck.proberQuorum.minProbers: 0 is outside 1..100 (R-PQ-2)");
+    String external = wrr(10, 10).replace("routingPolicy:\n", "routingPolicy:\n  healthCheck: {proberQuorum: {healthyPercent: 101}}\n");
+    assertThat(problems(external)).containsExactly(
+        "test.yaml:1: routingPolicy.healthCheck.proberQuorum.healthyPercent: 101 is outside 1..100 (R-PQ-2)");
+  }
+
+  @Test
   void rejectsAnExternalCheckIntervalAbove300s_andWarnsBelow30s_R_DNSHC_4() {
     String every = wrr(10, 10).replace("routingPolicy:\n", "routingPolicy:\n  healthCheck: {checkIntervalSec: %d}\n");
     assertThat(problems(every.formatted(400))).containsExactly("test.yaml:1: routingPolicy.healthCheck.checkIntervalSec:"
