@@ -32,17 +32,27 @@ class DemoIT {
           Cli.execute(demo.bootstrap(), demo.registryUrl(), "status", "--xds").out()
               .contains("xDS server xds-demo: ready, 1 consumer backend service(s)"));
 
-      // From another terminal: no --data-dir, the demo is reached through its Kafka.
+      // From another terminal: no --data-dir, the demo is reached through its Kafka. First one
+      // region's prober is cut off from orders-use1: the other outvotes it (R-PQ-2).
+      Cli.Run cut = Cli.execute(demo.bootstrap(), demo.registryUrl(), "demo", "fail", "orders-use1", "--from",
+          "europe-west1");
+      assertThat(cut.exit()).as(cut.err()).isZero();
+      assertThat(cut.out()).contains("that prober alone sees it fail");
+      Thread.sleep(4_000); // two failing results of that prober, and more
+      assertThat(Cli.execute(demo.bootstrap(), demo.registryUrl(), "status", "--kind", "endpoint", "--state",
+          "UNHEALTHY", "-o", "json").out().strip()).as("a partition flips nothing").isEqualTo("[]");
+      DemoAnswers.awaitMajority(demo, "still on the primary", "db", "127.0.1.100", Duration.ofSeconds(5));
       Cli.Run fail = Cli.execute(demo.bootstrap(), demo.registryUrl(), "demo", "fail", "orders-use1");
       assertThat(fail.exit()).as(fail.err()).isZero();
-      assertThat(fail.out()).contains("orders-use1 now fails").contains("failing now: orders-use1");
+      assertThat(fail.out()).contains("orders-use1 now fails")
+          .contains("failing now: orders-use1, orders-use1 from europe-west1");
       DemoAnswers.awaitMajority(demo, "failover to the backup", "db", "127.0.2.100", Duration.ofSeconds(20));
       DemoAnswers.awaitMajority(demo, "WRR shifts its share", "api", "127.0.2.100", Duration.ofSeconds(5));
       awaitCalls(demo, "europe-west1"); // R-XDS-4: the consumer's calls fail over as R-CH-8 decides
       Cli.Run down = Cli.execute(demo.bootstrap(), demo.registryUrl(), "status", "--kind", "endpoint", "--state", "UNHEALTHY");
       assertThat(down.exit()).as(down.err()).isZero();
       assertThat(down.out()).contains("orders-use1/vm-1").contains("UNHEALTHY").contains("2 up/2 down")
-          .doesNotContain("orders-euw1/");
+          .contains("europe-west1/demo-prober UNHEALTHY, us-east1/demo-prober UNHEALTHY").doesNotContain("orders-euw1/");
       Cli.Run composites = Cli.execute(demo.bootstrap(), demo.registryUrl(), "status", "--kind", "composite-health-check");
       assertThat(composites.out()).as("the seed's style, R-OP-4").contains("orders-use1-chc").contains(" ALL ");
       awaitEdgesAgree(demo, Duration.ofSeconds(30));

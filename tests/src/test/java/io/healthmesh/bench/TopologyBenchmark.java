@@ -59,6 +59,12 @@ public final class TopologyBenchmark {
    * R-CH-4), so that every service transition is followed through the aggregate stage's tables.
    */
   private static final boolean COMPOSITES = Boolean.getBoolean("bench.composites");
+  /**
+   * Probers per endpoint (R-PQ-1): each checks every endpoint each round, the last one cut off
+   * from one endpoint in a hundred (its checks fail while the others' succeed), so the quorum
+   * decides. The same number of results in all: fewer rounds with more probers.
+   */
+  private static final int PROBERS = Integer.getInteger("bench.probers", 1);
   private static final Instant T0 = Instant.parse("2026-11-30T00:00:00Z");
 
   private static final int WARM_ROUNDS = 2;
@@ -74,8 +80,8 @@ public final class TopologyBenchmark {
     try (EmbeddedKafka kafka = (tls == null ? broker : broker.secured(tls)).start();
         SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()))) {
       SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
-      System.out.printf("topology benchmark: %,d probe results, %,d endpoints in %,d backend services, %d partitions%n",
-          PROBES, SERVICES * ENDPOINTS_PER_SERVICE, SERVICES, PARTITIONS);
+      System.out.printf("topology benchmark: %,d probe results, %,d endpoints in %,d backend services, %d partitions,"
+          + " %d prober(s) per endpoint%n", PROBES, SERVICES * ENDPOINTS_PER_SERVICE, SERVICES, PARTITIONS, PROBERS);
       produceConfiguration(kafka, client, SERVICES, ENDPOINTS_PER_SERVICE);
       if (COMPOSITES) {
         produceComposites(kafka, client, SERVICES);
@@ -84,7 +90,7 @@ public final class TopologyBenchmark {
       // Rounds 0 and 1 bring every endpoint from nothing to HEALTHY; after them one probe in a
       // thousand fails, so almost every probe changes nothing.
       steadyFrom = produceProbes(kafka, client, PROBES, endpoints, ENDPOINTS_PER_SERVICE,
-          (round, endpoint, random) -> round < 2 || random.nextInt(1000) != 0, WARM_ROUNDS * endpoints);
+          (round, endpoint, random) -> round < 2 || random.nextInt(1000) != 0, WARM_ROUNDS * endpoints * PROBERS);
 
       // A first pass of each, under other application ids, lets the JIT compile both before they
       // are measured: on two cores the compiler threads would otherwise take a core from the
@@ -324,14 +330,18 @@ public final class TopologyBenchmark {
             admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((tp, r) -> marks.put(tp, r.offset()));
           }
         }
-        int round = i / endpoints;
-        int endpoint = i % endpoints;
+        int perRound = endpoints * PROBERS;
+        int round = i / perRound;
+        int slot = i % perRound;
+        int endpoint = slot / PROBERS;
+        int prober = slot % PROBERS;
         // Each round is one 5 s check interval; results of a round are spread over it.
-        Instant at = T0.plusMillis(round * 5_000L + (endpoint * 5_000L) / endpoints);
-        boolean success = outcome.success(round, endpoint, random);
+        Instant at = T0.plusMillis(round * 5_000L + (slot * 5_000L) / perRound);
+        boolean cutOff = PROBERS > 1 && prober == PROBERS - 1 && endpoint % 100 == 0;
+        boolean success = outcome.success(round, endpoint, random) && !cutOff;
         ProbeResult probe = ProbeResult.newBuilder().setBackendService(service(endpoint / perService))
             .setEndpointId("vm-" + endpoint % perService).setSuccess(success).setEventTime(at)
-            .setProber("bench").setLatencyMicros(900).build();
+            .setProber(PROBERS == 1 ? "bench" : "region-" + prober + "/bench").setLatencyMicros(900).build();
         producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, at.toEpochMilli(),
             probe.getBackendService(), probe));
       }

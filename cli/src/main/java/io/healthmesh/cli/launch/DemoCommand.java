@@ -78,8 +78,22 @@ public final class DemoCommand implements Callable<Integer> {
         + " (heal also takes all)")
     String target;
 
+    @CommandLine.Option(names = "--from", paramLabel = "REGION", description = "Only the demo's prober in this region"
+        + " (us-east1, europe-west1) sees it: a partition that the other prober outvotes (R-PQ-2).")
+    String from;
+
     @Override
     public Integer call() {
+      if (from != null) {
+        if (!SampleConfig.REGIONS.contains(from)) {
+          throw new CommandLine.ParameterException(spec.commandLine(), "--from takes one of the demo's regions "
+              + SampleConfig.REGIONS + ", not '" + from + "'");
+        }
+        if (target.equals("all")) {
+          throw new CommandLine.ParameterException(spec.commandLine(), "'all' takes no --from");
+        }
+        target = target + Faults.FROM + from;
+      }
       Set<String> failing = Faults.change(cluster.client(), cluster.registry(), this::edit);
       spec.commandLine().getOut().println(done(target) + (failing.isEmpty() ? "; nothing fails now"
           : "; failing now: " + String.join(", ", failing)));
@@ -102,6 +116,9 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     String done(String target) {
+      if (target.contains(Faults.FROM)) {
+        return target + ": that prober alone sees it fail; the other outvotes it, so nothing moves (R-PQ-2)";
+      }
       return target + " now fails its health checks; watch dig, and healthctl xds watch orders-global, move to the"
           + " other region";
     }

@@ -76,11 +76,26 @@ public final class Faults implements AutoCloseable {
     return faults;
   }
 
-  /** {@code target} is {@code service/endpoint} or a whole {@code service}. */
-  public boolean failing(String service, String endpoint) {
-    Set<String> now = failed;
-    return now.contains(service) || now.contains(service + "/" + endpoint);
+  /**
+   * Whether the prober in {@code region} sees the endpoint fail: a fault names {@code
+   * service/endpoint} or a whole {@code service}, for every prober, or followed by {@link #FROM}
+   * and a region, for that region's prober alone (it is cut off, R-PQ-1).
+   */
+  public boolean failing(String region, String service, String endpoint) {
+    return failing(failed, region, service, endpoint);
   }
+
+  static boolean failing(Set<String> now, String region, String service, String endpoint) {
+    if (now.isEmpty()) {
+      return false;
+    }
+    String one = service + "/" + endpoint;
+    String from = FROM + region;
+    return now.contains(service) || now.contains(one) || now.contains(service + from) || now.contains(one + from);
+  }
+
+  /** What a fault seen by one region's prober alone ends with: {@code orders-use1 from europe-west1}. */
+  public static final String FROM = " from ";
 
   /** What fails now, as the demo sees it. */
   public Set<String> read() {

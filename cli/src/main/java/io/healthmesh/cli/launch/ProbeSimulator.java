@@ -22,9 +22,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stands in for probers in the demo: every second it reports every endpoint of every configured
- * backend service healthy unless {@link Faults} says it is failing, and sends a heartbeat to every
- * partition so that quiet partitions still move event time on (staleness, R-EP-4).
+ * Stands in for probers in the demo: one per region of the sample, as a fleet runs them. Every
+ * second each reports every endpoint of every configured backend service healthy unless
+ * {@link Faults} says it is failing, for every prober or only for the one that is cut off from it
+ * (R-PQ-1), and sends a heartbeat to every partition so that quiet partitions still move event
+ * time on (staleness, R-EP-4).
  */
 final class ProbeSimulator implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ProbeSimulator.class);
@@ -58,22 +60,29 @@ final class ProbeSimulator implements AutoCloseable {
       try {
         refreshServices(tick);
         Instant now = Instant.ofEpochMilli(tick);
-        for (BackendService service : services) {
-          for (Endpoint e : service.getEndpoints()) {
-            boolean failing = faults.failing(service.getName(), e.getId());
-            producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, tick, service.getName(),
-                ProbeResult.newBuilder().setBackendService(service.getName()).setEndpointId(e.getId())
-                    .setSuccess(!failing).setEventTime(now).setProber("demo-simulator").setLatencyMicros(800)
-                    .setDetail(failing ? "connection refused (simulated)" : "HTTP 200").build()));
+        for (String region : SampleConfig.REGIONS) {
+          for (BackendService service : services) {
+            for (Endpoint e : service.getEndpoints()) {
+              boolean failing = faults.failing(region, service.getName(), e.getId());
+              producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, tick, service.getName(),
+                  ProbeResult.newBuilder().setBackendService(service.getName()).setEndpointId(e.getId())
+                      .setSuccess(!failing).setEventTime(now).setProber(prober(region)).setLatencyMicros(800)
+                      .setDetail(failing ? "connection refused (simulated)" : "HTTP 200").build()));
+            }
           }
         }
-        Heartbeats.send(producer, "demo-simulator", now);
+        Heartbeats.send(producer, prober(SampleConfig.REGIONS.get(0)), now);
         producer.flush();
       } catch (RuntimeException e) {
         LOG.warn("probe simulator: {}", e.toString());
       }
       sleepUntil(tick + 1000);
     }
+  }
+
+  /** The name of the demo's prober in {@code region}. */
+  static String prober(String region) {
+    return region + "/demo-prober";
   }
 
   /** Follows the configuration, so that a change to a sample service's endpoints is probed as applied. */
