@@ -4,6 +4,7 @@ import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.probe.Heartbeats;
 import io.healthmesh.cli.probe.ProbeLines;
 import io.healthmesh.cli.probe.Prober;
+import io.healthmesh.cli.probe.ProberTls;
 import io.healthmesh.events.ProbeRecordType;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.net.IpAddress;
@@ -212,12 +213,20 @@ final class ProbeCommand extends CommandGroup {
     @Option(names = "--heartbeat", defaultValue = "PT1S", description = "Heartbeat interval (default: ${DEFAULT-VALUE}).")
     Duration heartbeat;
 
-    @Option(names = "--prober", description = "Prober name recorded with each result (default: this host's name).")
+    @Option(names = "--prober", description = "Prober name recorded with each result, its identity in the probers'"
+        + " quorum (default: REGION/HOST with --region, else this host's name).")
     String prober;
 
     @Option(names = "--region", description = "Check only the backend services of this region (one prober per region);"
         + " external endpoints are then left to a prober without --region.")
     String region;
+
+    @Option(names = "--ca-file", paramLabel = "PEM", description = "Trust these CA certificates for HTTPS, HTTP2 and SSL"
+        + " checks instead of the JDK's roots.")
+    java.nio.file.Path caFile;
+
+    @Option(names = "--insecure", description = "Accept any server certificate, as the cloud's health checks do.")
+    boolean insecure;
 
     @Option(names = "--metrics-host", defaultValue = "127.0.0.1", description = "Where /metrics is served (default: ${DEFAULT-VALUE}).")
     String metricsHost;
@@ -230,17 +239,29 @@ final class ProbeCommand extends CommandGroup {
       if (concurrency < 1) {
         throw new CommandLine.ParameterException(new CommandLine(this), "--concurrency must be at least 1");
       }
+      if (insecure && caFile != null) {
+        throw new CommandLine.ParameterException(new CommandLine(this), "--insecure trusts every certificate:"
+            + " give it or --ca-file, not both");
+      }
+      ProberTls tls;
+      try {
+        tls = ProberTls.of(caFile, insecure);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+      }
       PrometheusMeterRegistry meters = MetricsServer.newRegistry("prober");
+      String name = prober != null ? prober : region != null ? region + "/" + hostName() : hostName();
       Prober p = new Prober(new ConfigTopics(cluster.client(), cluster.registry()), producer(cluster),
-          prober != null ? prober : hostName(), concurrency, region, meters)
+          name, concurrency, region, meters)
           .explainingRefusals(r -> KafkaRefusal.explain(r, CliAccess.prober(), cluster.client()))
+          .trusting(tls)
           .start(refresh, heartbeat);
       if (p.refused() != null) {
         p.close(); // fail fast: a prober that may not read its targets checks nothing
         throw new IllegalStateException(p.refused());
       }
       MetricsServer served = MetricsServer.start(metricsHost, metricsPort, meters, p::notReady);
-      System.out.println("prober running: " + p.targets() + " targets, results to " + cluster.bootstrapServers
+      System.out.println("prober running as " + name + ": " + p.targets() + " targets, results to " + cluster.bootstrapServers
           + "; metrics on " + served.url());
       CountDownLatch stopped = new CountDownLatch(1);
       // the JVM halts once its hooks finish, so the hook itself closes the prober

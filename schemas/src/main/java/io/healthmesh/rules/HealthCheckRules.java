@@ -1,6 +1,7 @@
 package io.healthmesh.rules;
 
 import io.healthmesh.config.FlapDamping;
+import io.healthmesh.config.HealthCheckProtocol;
 import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.config.ProberQuorum;
 import java.util.ArrayList;
@@ -17,6 +18,10 @@ public final class HealthCheckRules {
   /** R-OP-3: a state held back longer than an hour is no longer health checking. */
   public static final int MAX_DWELL_SEC = 3_600;
   private static final int DAY_SEC = 86_400;
+  /** R-PQ-5: what the cloud reads of a body for a content check. */
+  public static final int MAX_RESPONSE = 1_024;
+  private static final java.util.regex.Pattern DNS_NAME = java.util.regex.Pattern.compile(
+      "(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*");
 
   private HealthCheckRules() {}
 
@@ -29,7 +34,31 @@ public final class HealthCheckRules {
     atLeastOne(field + ".staleAfterIntervals", hc.getStaleAfterIntervals(), "R-EP-4", problems);
     damping(field, hc, problems);
     quorum(field, hc, problems);
+    kind(field, hc, problems);
     return problems;
+  }
+
+  /** R-PQ-5: the fields of one kind of check are set only on that kind, and hold what it can send. */
+  private static void kind(String field, HealthCheckSpec hc, List<String> problems) {
+    HealthCheckProtocol p = hc.getProtocol();
+    boolean http = p == HealthCheckProtocol.HTTP || p == HealthCheckProtocol.HTTPS || p == HealthCheckProtocol.HTTP2;
+    if (!hc.getResponse().isEmpty() && !http) {
+      problems.add(field + ".response: only HTTP, HTTPS and HTTP2 checks read a response body, not " + p + " (R-PQ-5)");
+    }
+    if (hc.getResponse().length() > MAX_RESPONSE) {
+      problems.add(field + ".response: " + hc.getResponse().length() + " characters; it is looked for in the first "
+          + MAX_RESPONSE + " bytes of the body (R-PQ-5)");
+    }
+    if (!hc.getGrpcServiceName().isEmpty() && p != HealthCheckProtocol.GRPC) {
+      problems.add(field + ".grpcServiceName: only GRPC checks ask a service, not " + p + " (R-PQ-5)");
+    }
+    String host = hc.getHost();
+    if (!host.isEmpty() && (p == HealthCheckProtocol.TCP || p == HealthCheckProtocol.HTTP || p == HealthCheckProtocol.OTHER)) {
+      problems.add(field + ".host: a TLS server name; " + p + " checks send none (R-PQ-5)");
+    }
+    if (!host.isEmpty() && !DNS_NAME.matcher(host).matches()) {
+      problems.add(field + ".host: '" + host + "' is not a DNS name (R-PQ-5)");
+    }
   }
 
   /** R-PQ-2: a percent that can be met, and a minimum a fleet can have. */

@@ -40,7 +40,7 @@ public final class AuditBenchmark {
       TopologyBenchmark.produceConfiguration(kafka, client, SERVICES, PER_SERVICE);
       // every endpoint fails for three rounds in every fifty, staggered: transitions all along
       TopologyBenchmark.produceProbes(kafka, client, PROBES, SERVICES * PER_SERVICE, PER_SERVICE,
-          (round, endpoint, random) -> round < 2 || (round + endpoint) % 50 >= 3, -1);
+          (round, endpoint, random) -> round < 2 || (round + endpoint) % 50 >= 3, -1, 1);
       AuditData data = new AuditData(props, client, false);
 
       double rawProbes = rawRead(data, Topics.PROBE_RESULTS.name());

@@ -60,9 +60,9 @@ public final class TopologyBenchmark {
    */
   private static final boolean COMPOSITES = Boolean.getBoolean("bench.composites");
   /**
-   * Probers per endpoint (R-PQ-1): each checks every endpoint each round, the last one cut off
-   * from one endpoint in a hundred (its checks fail while the others' succeed), so the quorum
-   * decides. The same number of results in all: fewer rounds with more probers.
+   * Probers per endpoint (R-PQ-1); more than 1 runs {@link #compareProbers} instead: each prober
+   * checks every endpoint each round, the last one cut off from one endpoint in a hundred (its
+   * checks fail while the others' succeed), so the quorum decides.
    */
   private static final int PROBERS = Integer.getInteger("bench.probers", 1);
   private static final Instant T0 = Instant.parse("2026-11-30T00:00:00Z");
@@ -75,13 +75,17 @@ public final class TopologyBenchmark {
 
   public static void main(String[] args) throws Exception {
     Path dir = Files.createTempDirectory("healthmesh-bench");
+    if (PROBERS > 1) {
+      compareProbers(dir);
+      return;
+    }
     TestCa tls = SecuredClients.SECURED ? TestCa.make(dir) : null;
     EmbeddedKafka.Builder broker = EmbeddedKafka.builder().partitions(PARTITIONS).dataDir(dir.resolve("kafka"));
     try (EmbeddedKafka kafka = (tls == null ? broker : broker.secured(tls)).start();
         SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()))) {
       SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
-      System.out.printf("topology benchmark: %,d probe results, %,d endpoints in %,d backend services, %d partitions,"
-          + " %d prober(s) per endpoint%n", PROBES, SERVICES * ENDPOINTS_PER_SERVICE, SERVICES, PARTITIONS, PROBERS);
+      System.out.printf("topology benchmark: %,d probe results, %,d endpoints in %,d backend services, %d partitions%n",
+          PROBES, SERVICES * ENDPOINTS_PER_SERVICE, SERVICES, PARTITIONS);
       produceConfiguration(kafka, client, SERVICES, ENDPOINTS_PER_SERVICE);
       if (COMPOSITES) {
         produceComposites(kafka, client, SERVICES);
@@ -90,7 +94,7 @@ public final class TopologyBenchmark {
       // Rounds 0 and 1 bring every endpoint from nothing to HEALTHY; after them one probe in a
       // thousand fails, so almost every probe changes nothing.
       steadyFrom = produceProbes(kafka, client, PROBES, endpoints, ENDPOINTS_PER_SERVICE,
-          (round, endpoint, random) -> round < 2 || random.nextInt(1000) != 0, WARM_ROUNDS * endpoints * PROBERS);
+          (round, endpoint, random) -> round < 2 || random.nextInt(1000) != 0, WARM_ROUNDS * endpoints, 1);
 
       // A first pass of each, under other application ids, lets the JIT compile both before they
       // are measured: on two cores the compiler threads would otherwise take a core from the
@@ -129,6 +133,61 @@ public final class TopologyBenchmark {
           twoThreads.steady() / anchor.steady(), twoThreads.whole() / anchor.whole());
       System.out.printf("topology: %,.0f probe results/s in the steady phase, %,.0f/s over the whole run (target >= 100,000)%n",
           topology.steady(), topology.whole());
+    }
+  }
+
+  /**
+   * R-PQ-1's cost: the same number of results, from one prober per endpoint on one broker and
+   * from {@link #PROBERS} on another, both in this JVM, each topology run twice in turns, so that
+   * the machine's drift falls on both. (The anchor is no reference here: its cache absorbs a
+   * key's results that arrive together, so it speeds up with more probers.)
+   */
+  private static void compareProbers(Path dir) throws Exception {
+    try (EmbeddedKafka one = EmbeddedKafka.builder().partitions(PARTITIONS).dataDir(dir.resolve("kafka-1")).start();
+        SchemaRegistry registryOne = SchemaRegistry.start(RegistrySettings.forTests(one.bootstrapServers()));
+        EmbeddedKafka many = EmbeddedKafka.builder().partitions(PARTITIONS).dataDir(dir.resolve("kafka-n")).start();
+        SchemaRegistry registryMany = SchemaRegistry.start(RegistrySettings.forTests(many.bootstrapServers()))) {
+      int endpoints = SERVICES * ENDPOINTS_PER_SERVICE;
+      System.out.printf("topology benchmark, probers: %,d probe results, %,d endpoints in %,d backend services, %d"
+          + " partitions; 1 prober per endpoint against %d (the last cut off from 1 endpoint in 100)%n",
+          PROBES, endpoints, SERVICES, PARTITIONS, PROBERS);
+      Outcome steady = (round, endpoint, random) -> round < 2 || random.nextInt(1000) != 0;
+      Map<TopicPartition, Long> marksOne;
+      Map<TopicPartition, Long> marksMany;
+      SchemaRegistryClient clientOne = new RestSchemaRegistryClient(registryOne.url());
+      SchemaRegistryClient clientMany = new RestSchemaRegistryClient(registryMany.url());
+      produceConfiguration(one, clientOne, SERVICES, ENDPOINTS_PER_SERVICE);
+      produceConfiguration(many, clientMany, SERVICES, ENDPOINTS_PER_SERVICE);
+      marksOne = produceProbes(one, clientOne, PROBES, endpoints, ENDPOINTS_PER_SERVICE, steady, WARM_ROUNDS * endpoints, 1);
+      marksMany = produceProbes(many, clientMany, PROBES, endpoints, ENDPOINTS_PER_SERVICE, steady,
+          WARM_ROUNDS * endpoints * PROBERS, PROBERS);
+      System.out.println("warm-up:");
+      steadyFrom = marksOne;
+      run("  1 prober", one, "bench-one-warmup", () -> topology(one, registryOne, dir, "bench-one-warmup", 1));
+      steadyFrom = marksMany;
+      run("  " + PROBERS + " probers", many, "bench-many-warmup",
+          () -> topology(many, registryMany, dir, "bench-many-warmup", 1));
+      System.out.println("measured, in turns:");
+      double[] oneSteady = new double[2];
+      double[] manySteady = new double[2];
+      double[] oneWhole = new double[2];
+      double[] manyWhole = new double[2];
+      for (int i = 0; i < 2; i++) {
+        steadyFrom = marksOne;
+        String appOne = "bench-one-" + i;
+        Result r1 = run("healthmesh topology, 1 prober", one, appOne, () -> topology(one, registryOne, dir, appOne, 1));
+        steadyFrom = marksMany;
+        String appMany = "bench-many-" + i;
+        Result rN = run("healthmesh topology, " + PROBERS + " probers", many, appMany,
+            () -> topology(many, registryMany, dir, appMany, 1));
+        oneSteady[i] = r1.steady();
+        manySteady[i] = rN.steady();
+        oneWhole[i] = r1.whole();
+        manyWhole[i] = rN.whole();
+      }
+      System.out.printf("%nratio %d probers / 1 prober per probe result, one stream thread: steady phase %.2f"
+          + " (target >= 0.9), whole run %.2f%n", PROBERS, (manySteady[0] + manySteady[1]) / (oneSteady[0] + oneSteady[1]),
+          (manyWhole[0] + manyWhole[1]) / (oneWhole[0] + oneWhole[1]));
     }
   }
 
@@ -313,7 +372,7 @@ public final class TopologyBenchmark {
    * each partition of the {@code mark}-th result.
    */
   static Map<TopicPartition, Long> produceProbes(EmbeddedKafka kafka, SchemaRegistryClient client, int probes,
-      int endpoints, int perService, Outcome outcome, int mark) throws Exception {
+      int endpoints, int perService, Outcome outcome, int mark, int probers) throws Exception {
     Map<TopicPartition, Long> marks = new HashMap<>();
     Random random = new Random(1);
     long t0 = System.nanoTime();
@@ -330,18 +389,18 @@ public final class TopologyBenchmark {
             admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((tp, r) -> marks.put(tp, r.offset()));
           }
         }
-        int perRound = endpoints * PROBERS;
+        int perRound = endpoints * probers;
         int round = i / perRound;
         int slot = i % perRound;
-        int endpoint = slot / PROBERS;
-        int prober = slot % PROBERS;
+        int endpoint = slot / probers;
+        int prober = slot % probers;
         // Each round is one 5 s check interval; results of a round are spread over it.
         Instant at = T0.plusMillis(round * 5_000L + (slot * 5_000L) / perRound);
-        boolean cutOff = PROBERS > 1 && prober == PROBERS - 1 && endpoint % 100 == 0;
+        boolean cutOff = probers > 1 && prober == probers - 1 && endpoint % 100 == 0;
         boolean success = outcome.success(round, endpoint, random) && !cutOff;
         ProbeResult probe = ProbeResult.newBuilder().setBackendService(service(endpoint / perService))
             .setEndpointId("vm-" + endpoint % perService).setSuccess(success).setEventTime(at)
-            .setProber(PROBERS == 1 ? "bench" : "region-" + prober + "/bench").setLatencyMicros(900).build();
+            .setProber(probers == 1 ? "bench" : "region-" + prober + "/bench").setLatencyMicros(900).build();
         producer.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), null, at.toEpochMilli(),
             probe.getBackendService(), probe));
       }

@@ -41,7 +41,8 @@ public final class Prober implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Prober.class);
   private final ConfigTopics config;
   private final Producer<String, ProbeResult> producer;
-  private final Checker checker = new Checker();
+  /** Verifying with the JDK's roots until {@link #trusting} says otherwise. */
+  private volatile Checker checker = new Checker(ProberTls.of(null, false));
   private final String name;
   private final String region;
   private final ScheduledThreadPoolExecutor checks;
@@ -80,6 +81,12 @@ public final class Prober implements AutoCloseable {
    */
   public Prober explainingRefusals(Function<RuntimeException, String> explain) {
     this.explain = explain;
+    return this;
+  }
+
+  /** Which certificates its TLS checks trust (R-PQ-5); before {@link #start}. */
+  public Prober trusting(ProberTls tls) {
+    this.checker = new Checker(tls);
     return this;
   }
 
