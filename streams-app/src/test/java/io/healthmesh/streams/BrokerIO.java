@@ -1,11 +1,17 @@
 package io.healthmesh.streams;
 
+import io.healthmesh.config.BackendService;
 import io.healthmesh.kafka.embedded.EmbeddedKafka;
+import io.healthmesh.registry.SchemaRegistry;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topic;
+import io.healthmesh.schemas.Topics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.function.Consumer;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -13,11 +19,33 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.awaitility.Awaitility;
 
 /** What the topology's tests on a real broker write and read, through the topics' own serdes. */
 final class BrokerIO {
   private BrokerIO() {}
+
+  /**
+   * The topology on {@code kafka}, started once {@code service} is configured, and returned when
+   * it has read it, so that probes sent next find their endpoints.
+   */
+  static HealthStreamsApp topology(EmbeddedKafka kafka, SchemaRegistry registry, SchemaRegistryClient client,
+      Path stateDir, String appId, BackendService service) throws Exception {
+    try (KafkaProducer<String, BackendService> config = producer(kafka, Topics.BACKEND_SERVICES, client)) {
+      config.send(new ProducerRecord<>(Topics.BACKEND_SERVICES.name(), service.getName(), service)).get();
+    }
+    Properties p = new Properties();
+    p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+    p.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registry.url());
+    p.setProperty(StreamsSettings.APPLICATION_ID, appId);
+    p.setProperty(StreamsSettings.STATE_DIR, stateDir.toString());
+    HealthStreamsApp app = HealthStreamsApp.start(StreamsSettings.from(p), client, new SimpleMeterRegistry(),
+        Duration.ofMinutes(1));
+    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> kafka.consumed(appId, Topics.BACKEND_SERVICES.name()));
+    return app;
+  }
 
   static <V extends SpecificRecord> KafkaProducer<String, V> producer(EmbeddedKafka kafka, Topic<String, V> topic,
       SchemaRegistryClient client) {

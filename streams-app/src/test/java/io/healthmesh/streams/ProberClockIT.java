@@ -1,7 +1,6 @@
 package io.healthmesh.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.HealthCheckSpec;
@@ -16,13 +15,11 @@ import io.healthmesh.registry.SchemaRegistry;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -47,19 +44,8 @@ class ProberClockIT {
       BackendService service = BackendService.newBuilder(Harness.service("orders", 2, 1, 1))
           .setHealthCheck(HealthCheckSpec.newBuilder().setCheckIntervalSec(1).setHealthyThreshold(1)
               .setUnhealthyThreshold(1).setStaleAfterIntervals(3).build()).build();
-      try (KafkaProducer<String, BackendService> config = BrokerIO.producer(kafka, Topics.BACKEND_SERVICES, client)) {
-        config.send(new ProducerRecord<>(Topics.BACKEND_SERVICES.name(), "orders", service)).get();
-      }
-      Properties p = new Properties();
-      p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
-      p.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registry.url());
-      p.setProperty(StreamsSettings.APPLICATION_ID, "prober-clock-it");
-      p.setProperty(StreamsSettings.STATE_DIR, dir.toString());
-      try (HealthStreamsApp app = HealthStreamsApp.start(StreamsSettings.from(p), client, new SimpleMeterRegistry(),
-              Duration.ofMinutes(1));
+      try (HealthStreamsApp app = BrokerIO.topology(kafka, registry, client, dir, "prober-clock-it", service);
           KafkaProducer<String, ProbeResult> probes = BrokerIO.producer(kafka, Topics.PROBE_RESULTS, client)) {
-        // The configuration is read before probes flow.
-        await().atMost(Duration.ofSeconds(30)).until(() -> kafka.consumed("prober-clock-it", Topics.BACKEND_SERVICES.name()));
         long end = System.nanoTime() + Duration.ofSeconds(8).toNanos();
         while (System.nanoTime() < end) {
           Instant now = Instant.now();

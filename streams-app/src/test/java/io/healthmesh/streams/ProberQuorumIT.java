@@ -17,13 +17,11 @@ import io.healthmesh.registry.SchemaRegistry;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -50,18 +48,8 @@ class ProberQuorumIT {
       BackendService service = BackendService.newBuilder(Harness.service("orders", 1))
           .setHealthCheck(HealthCheckSpec.newBuilder().setCheckIntervalSec(1).setHealthyThreshold(2)
               .setUnhealthyThreshold(2).setStaleAfterIntervals(3).build()).build();
-      try (KafkaProducer<String, BackendService> config = BrokerIO.producer(kafka, Topics.BACKEND_SERVICES, client)) {
-        config.send(new ProducerRecord<>(Topics.BACKEND_SERVICES.name(), "orders", service)).get();
-      }
-      Properties p = new Properties();
-      p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
-      p.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registry.url());
-      p.setProperty(StreamsSettings.APPLICATION_ID, "prober-quorum-it");
-      p.setProperty(StreamsSettings.STATE_DIR, dir.toString());
-      try (HealthStreamsApp app = HealthStreamsApp.start(StreamsSettings.from(p), client, new SimpleMeterRegistry(),
-              Duration.ofMinutes(1));
+      try (HealthStreamsApp app = BrokerIO.topology(kafka, registry, client, dir, "prober-quorum-it", service);
           KafkaProducer<String, ProbeResult> probes = BrokerIO.producer(kafka, Topics.PROBE_RESULTS, client)) {
-        await().atMost(Duration.ofSeconds(30)).until(() -> kafka.consumed("prober-quorum-it", Topics.BACKEND_SERVICES.name()));
         Rounds rounds = new Rounds(probes);
 
         rounds.run(FLEET, Duration.ofSeconds(4), "asia/p1"::equals);
