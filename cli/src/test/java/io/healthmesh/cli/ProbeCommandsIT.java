@@ -138,8 +138,9 @@ class ProbeCommandsIT {
           cli.kafka.bootstrapServers()), new RestSchemaRegistryClient(cli.registry.url()));
       config.write(ResourceReader.read("t", new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).resources());
 
+      SimpleMeterRegistry meters = new SimpleMeterRegistry();
       try (Prober prober = new Prober(config, ProbeCommand.producer(ClusterOptions.of(cli.kafka.bootstrapServers(),
-          cli.registry.url())), "it", 4, null, new SimpleMeterRegistry()).start(Duration.ofMillis(500), Duration.ofMillis(500))) {
+          cli.registry.url())), "it", 4, null, meters).start(Duration.ofMillis(500), Duration.ofMillis(500))) {
         assertThat(prober.targets()).isEqualTo(5);
         assertThat(latest("web", "ok")).satisfies(r -> {
           assertThat(r.getSuccess()).isTrue();
@@ -156,6 +157,8 @@ class ProbeCommandsIT {
           assertThat(r.getDetail()).contains("ConnectException");
         });
         assertThat(latest("127.0.0.1", "127.0.0.1").getSuccess()).isTrue();
+        assertThat(meters.get("healthmesh_prober_check_lateness").timer().count()).as("each check's lateness")
+            .isPositive();
         assertThat(await(r -> r.value().getType() == ProbeRecordType.HEARTBEAT && "it".equals(r.value().getProber())))
             .isNotEmpty();
 

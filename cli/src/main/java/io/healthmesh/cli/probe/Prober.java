@@ -53,6 +53,7 @@ public final class Prober implements AutoCloseable {
   private final Counter unhealthy;
   private final Counter publishErrors;
   private final Timer latency;
+  private final Timer lateness;
   private volatile Function<RuntimeException, String> explain = RuntimeException::getMessage;
   private volatile boolean configured;
   private volatile String refusedRead;
@@ -71,6 +72,10 @@ public final class Prober implements AutoCloseable {
     this.unhealthy = Counter.builder("healthmesh_prober_checks").tag("result", "failure").register(meters);
     this.publishErrors = Counter.builder("healthmesh_prober_publish_errors").register(meters);
     this.latency = Timer.builder("healthmesh_prober_check_duration").publishPercentileHistogram().register(meters);
+    // A prober that falls behind its schedule reports stale health: this says by how much.
+    this.lateness = Timer.builder("healthmesh_prober_check_lateness")
+        .description("How long after its scheduled time each check started").publishPercentileHistogram()
+        .register(meters);
     meters.gauge("healthmesh_prober_targets", scheduled, Map::size);
   }
 
@@ -166,6 +171,11 @@ public final class Prober implements AutoCloseable {
   }
 
   private void checkOnce(Target t) {
+    ScheduledFuture<?> task = scheduled.get(t);
+    if (task != null) {
+      // While a periodic task runs, its delay still counts to the run that is under way.
+      lateness.record(Math.max(0, -task.getDelay(TimeUnit.NANOSECONDS)), TimeUnit.NANOSECONDS);
+    }
     Instant at = Instant.now();
     Checker.Outcome outcome = checker.check(t);
     (outcome.success() ? healthy : unhealthy).increment();
