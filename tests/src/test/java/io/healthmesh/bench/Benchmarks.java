@@ -25,6 +25,9 @@ public final class Benchmarks {
     if (which.equals("all") || which.equals("topology")) {
       TopologyBenchmark.main(new String[0]);
     }
+    if (which.equals("all") || which.equals("prober")) {
+      ProberBenchmark.main(new String[0]);
+    }
     if (which.equals("all") || which.equals("topology-latency")) {
       TopologyLatencyBenchmark.main(new String[0]);
     }

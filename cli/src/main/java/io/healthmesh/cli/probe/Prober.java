@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -56,6 +57,8 @@ public final class Prober implements AutoCloseable {
   private final Timer lateness;
   private volatile Function<RuntimeException, String> explain = RuntimeException::getMessage;
   private volatile boolean configured;
+  /** The configuration the schedule was made from. */
+  private List<List<?>> lastRead;
   private volatile String refusedRead;
   private volatile String refusedWrite;
 
@@ -130,8 +133,14 @@ public final class Prober implements AutoCloseable {
       warnings.forEach(w -> LOG.warn("config: {}", w));
       List<BackendService> services = catalog.<BackendService>values(ResourceKind.BACKEND_SERVICE).stream()
           .filter(s -> region == null || region.equals(s.getRegion())).toList();
-      reschedule(Target.all(services, region == null
-          ? catalog.<ResourceRecordSet>values(ResourceKind.RESOURCE_RECORD_SET) : List.of()));
+      // lists, by name (the catalog's order), so that two reads compare by content
+      List<ResourceRecordSet> recordSets = region == null
+          ? List.copyOf(catalog.<ResourceRecordSet>values(ResourceKind.RESOURCE_RECORD_SET)) : List.of();
+      List<List<?>> read = List.of(services, recordSets);
+      if (!read.equals(lastRead)) { // nearly every refresh: nothing changed, nothing to reschedule
+        reschedule(Target.all(services, recordSets));
+        lastRead = read;
+      }
       configured = true;
       refusedRead = null;
     } catch (RuntimeException e) {
@@ -143,8 +152,10 @@ public final class Prober implements AutoCloseable {
   }
 
   private synchronized void reschedule(List<Target> targets) {
+    // a set: with 100,000 targets, a list's contains made every refresh a billion comparisons
+    Set<Target> wanted = new HashSet<>(targets);
     scheduled.entrySet().removeIf(e -> {
-      boolean gone = !targets.contains(e.getKey());
+      boolean gone = !wanted.contains(e.getKey());
       if (gone) {
         e.getValue().cancel(false);
       }
