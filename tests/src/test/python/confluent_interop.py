@@ -48,6 +48,9 @@ def produce(bootstrap, registry, topic, key_schema_file, value_schema_file, name
             "unknownCount": 0,
             "version": 42,
             "sourceOffset": 1234,
+            # Python's avro writer fills no default in: every field the schema has is given
+            "lastKnownStatus": None,
+            "probers": [],
         },
     )
     left = producer.flush(30)
