@@ -12,6 +12,8 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
@@ -27,6 +29,7 @@ import javax.net.ssl.X509TrustManager;
  */
 public final class ProberTls {
   private final X509TrustManager roots;
+  private final Map<String, SSLContext> contexts = new ConcurrentHashMap<>();
 
   private ProberTls(X509TrustManager roots) {
     this.roots = roots;
@@ -69,8 +72,15 @@ public final class ProberTls {
     return roots == null;
   }
 
-  /** A context whose server certificates must chain to the roots and name {@code host} (empty: any name). */
+  /**
+   * A context whose server certificates must chain to the roots and name {@code host} (empty: any
+   * name); one per name, made once, as a TLS check runs every interval.
+   */
   SSLContext context(String host) {
+    return contexts.computeIfAbsent(host, this::newContext);
+  }
+
+  private SSLContext newContext(String host) {
     try {
       SSLContext context = SSLContext.getInstance("TLS");
       context.init(null, new TrustManager[] {new Checking(roots, host)}, null);

@@ -74,14 +74,27 @@ final class EndpointStateMachine {
 
   /** R-EP-2, R-EP-3 on one prober's results: the seed's rule, and the hot path. */
   private static HealthStatus alone(EndpointState state, boolean success, HealthCheckSpec spec) {
-    state.successes = success ? (int) Math.min(Integer.MAX_VALUE, state.successes + 1L) : 0;
-    state.failures = success ? 0 : (int) Math.min(Integer.MAX_VALUE, state.failures + 1L);
-    if (success && state.successes >= spec.getHealthyThreshold()) {
+    state.successes = success ? more(state.successes) : 0;
+    state.failures = success ? 0 : more(state.failures);
+    return reach(success, state.successes, state.failures, reached(state), spec);
+  }
+
+  /** A count in a row, one more, never past the largest int. */
+  static int more(int count) {
+    return (int) Math.min(Integer.MAX_VALUE, count + 1L);
+  }
+
+  /**
+   * R-EP-2, R-EP-3, the one place they are decided, for an endpoint and for a prober's view of it:
+   * the state {@code success}'s counts reach, or {@code before} while no threshold is.
+   */
+  static HealthStatus reach(boolean success, int successes, int failures, HealthStatus before, HealthCheckSpec spec) {
+    if (success && successes >= spec.getHealthyThreshold()) {
       return HealthStatus.HEALTHY;
-    } else if (!success && state.failures >= spec.getUnhealthyThreshold()) {
+    } else if (!success && failures >= spec.getUnhealthyThreshold()) {
       return HealthStatus.UNHEALTHY;
     }
-    return reached(state);
+    return before;
   }
 
   /** What the results have reached, published or waiting for its dwell time. */

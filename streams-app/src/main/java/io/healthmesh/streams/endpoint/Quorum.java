@@ -41,13 +41,9 @@ final class Quorum {
 
     /** Counts one result and moves the view when a threshold is reached; UNKNOWN until one is (R-EP-2, R-EP-3). */
     void apply(boolean success, long eventTime, long expiresAt, HealthCheckSpec spec) {
-      successes = success ? (int) Math.min(Integer.MAX_VALUE, successes + 1L) : 0;
-      failures = success ? 0 : (int) Math.min(Integer.MAX_VALUE, failures + 1L);
-      if (success && successes >= spec.getHealthyThreshold()) {
-        status = HealthStatus.HEALTHY;
-      } else if (!success && failures >= spec.getUnhealthyThreshold()) {
-        status = HealthStatus.UNHEALTHY;
-      }
+      successes = success ? EndpointStateMachine.more(successes) : 0;
+      failures = success ? 0 : EndpointStateMachine.more(failures);
+      status = EndpointStateMachine.reach(success, successes, failures, status, spec);
       this.lastEventTime = eventTime;
       this.expiresAt = expiresAt;
     }
@@ -74,9 +70,14 @@ final class Quorum {
     return more;
   }
 
-  /** The views still fresh at {@code now}. */
+  /** The views still fresh at {@code now}: {@code views} itself when none went stale, as nearly always. */
   static View[] freshAt(View[] views, long now) {
-    return Arrays.stream(views).filter(v -> v.expiresAt > now).toArray(View[]::new);
+    for (View v : views) {
+      if (v.expiresAt <= now) {
+        return Arrays.stream(views).filter(w -> w.expiresAt > now).toArray(View[]::new);
+      }
+    }
+    return views;
   }
 
   /** The earliest time a view drops out; the endpoint is looked at again then. */
