@@ -203,7 +203,7 @@ final class ProbeCommand extends CommandGroup {
     @Mixin
     ClusterOptions cluster;
 
-    @Option(names = "--concurrency", defaultValue = "32", description = "Checks at a time (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--concurrency", defaultValue = "1000", description = "Checks in flight at a time (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
     @Option(names = "--refresh", defaultValue = "PT10S", description = "How often to re-read the configuration"

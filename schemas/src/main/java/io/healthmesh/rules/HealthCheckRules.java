@@ -53,8 +53,8 @@ public final class HealthCheckRules {
       problems.add(field + ".grpcServiceName: only GRPC checks ask a service, not " + p + " (R-PQ-5)");
     }
     String host = hc.getHost();
-    if (!host.isEmpty() && (p == HealthCheckProtocol.TCP || p == HealthCheckProtocol.HTTP || p == HealthCheckProtocol.OTHER)) {
-      problems.add(field + ".host: a TLS server name; " + p + " checks send none (R-PQ-5)");
+    if (!host.isEmpty() && (p == HealthCheckProtocol.TCP || p == HealthCheckProtocol.OTHER)) {
+      problems.add(field + ".host: a Host header and TLS server name; " + p + " checks send neither (R-PQ-5)");
     }
     if (!host.isEmpty() && !DNS_NAME.matcher(host).matches()) {
       problems.add(field + ".host: '" + host + "' is not a DNS name (R-PQ-5)");

@@ -8,10 +8,10 @@ import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.healthmesh.config.HealthCheckProtocol;
 import io.healthmesh.config.HealthCheckSpec;
+import io.netty.channel.ConnectTimeoutException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
+import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,25 +22,31 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
 
 /**
- * Checks one target as its health check's protocol says, within its timeout: TCP connect; HTTP,
- * HTTPS or HTTP2 GET with the expected status and, when set, text in the body's first 1,024
+ * Checks one target as its health check's protocol says, within its timeout, on a new connection:
+ * TCP connect; HTTP, HTTPS or HTTP2 GET with the expected status and, when set, text in the body's first 1,024
  * bytes; SSL handshake; gRPC's standard health service (docs/rules.md R-PQ-5).
  */
-public final class Checker {
+public final class Checker implements AutoCloseable {
   /** The cloud matches the response text within the first 1,024 bytes of the body. */
   static final int RESPONSE_BYTES = 1_024;
   private final ProberTls tls;
-  /** One client per protocol version and TLS name: the JDK's client pools its connections. */
+  /** Two loops keep up with 3,333 checks a second (docs/benchmarks.md). */
+  private static final int EVENT_LOOPS = Math.min(2, Runtime.getRuntime().availableProcessors());
+  /** HTTP/2's clients, one per TLS name: the JDK's client pools its connections. */
   private final Map<String, HttpClient> clients = new ConcurrentHashMap<>();
+  private LoopChecks loops;
 
   public Checker(ProberTls tls) {
     this.tls = tls;
@@ -49,52 +55,98 @@ public final class Checker {
   /** What one check found. */
   public record Outcome(boolean success, long latencyMicros, String detail) {}
 
+  /** Checks now and waits for the outcome. */
   public Outcome check(Target target) {
+    return start(target).join();
+  }
+
+  /**
+   * Starts a check: HTTP and HTTPS go out on the event loops and complete there; the other kinds
+   * run on the calling thread and are done on return. Never completes exceptionally.
+   */
+  public CompletableFuture<Outcome> start(Target target) {
     HealthCheckSpec spec = target.spec();
     long start = System.nanoTime();
-    Outcome found;
-    try {
-      found = switch (spec.getProtocol()) {
-        case HTTP, HTTPS, HTTP2 -> http(target, spec);
-        case SSL -> handshake(target, spec);
-        case GRPC -> grpc(target, spec);
-        default -> connect(target, spec);
-      };
-    } catch (HttpTimeoutException | SocketTimeoutException e) {
-      found = new Outcome(false, 0, "timed out after " + spec.getTimeoutSec() + " s");
-    } catch (IOException e) {
-      found = new Outcome(false, 0, isTls(e) ? "TLS: " + rootMessage(e) + (tls.insecure() ? ""
-          : " (the prober verifies certificates: --ca-file to trust a CA, --insecure as the cloud does)")
-          : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      found = new Outcome(false, 0, "interrupted");
+    CompletableFuture<Outcome> found;
+    if (!waits(spec)) {
+      found = loops().check(target, spec);
+    } else {
+      found = new CompletableFuture<>();
+      try {
+        found.complete(spec.getProtocol() == HealthCheckProtocol.HTTP2 ? http2(target, spec) : grpc(target, spec));
+      } catch (IOException | RuntimeException e) {
+        found.completeExceptionally(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        found.completeExceptionally(e);
+      }
     }
-    return new Outcome(found.success(), (System.nanoTime() - start) / 1000, found.detail());
+    return found.handle((o, e) -> {
+      Outcome outcome = e == null ? o : failure(e instanceof CompletionException ? e.getCause() : e, spec);
+      return new Outcome(outcome.success(), (System.nanoTime() - start) / 1000, outcome.detail());
+    });
   }
 
-  private static Outcome connect(Target target, HealthCheckSpec spec) throws IOException {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(target.address(), target.port()), timeoutMillis(spec));
+  /** What went wrong, worded for the result's detail. */
+  private Outcome failure(Throwable e, HealthCheckSpec spec) {
+    if (e instanceof HttpTimeoutException || e instanceof SocketTimeoutException || e instanceof TimeoutException
+        || e instanceof ConnectTimeoutException) {
+      return new Outcome(false, 0, "timed out after " + spec.getTimeoutSec() + " s");
     }
-    return new Outcome(true, 0, "TCP connect ok");
+    if (e instanceof InterruptedException) {
+      return new Outcome(false, 0, "interrupted");
+    }
+    if (isTls(e)) {
+      return new Outcome(false, 0, "TLS: " + rootMessage(e) + (tls.insecure() ? ""
+          : " (the prober verifies certificates: --ca-file to trust a CA, --insecure as the cloud does)"));
+    }
+    // Netty names a refused connect by an inner class: say what the JDK would
+    String kind = e instanceof ConnectException ? "ConnectException" : e.getClass().getSimpleName();
+    return new Outcome(false, 0, kind + (e.getMessage() == null ? "" : ": " + e.getMessage()));
   }
 
-  private Outcome http(Target target, HealthCheckSpec spec) throws IOException, InterruptedException {
-    boolean overTls = spec.getProtocol() != HealthCheckProtocol.HTTP;
-    boolean h2 = spec.getProtocol() == HealthCheckProtocol.HTTP2;
+  /**
+   * Whether {@link #start} holds its thread until the check is done (HTTP2 and GRPC, whose clients
+   * are the JDK's and gRPC's own) or returns at once (the rest, on {@link LoopChecks}' loops).
+   */
+  static boolean waits(HealthCheckSpec spec) {
+    return spec.getProtocol() == HealthCheckProtocol.HTTP2 || spec.getProtocol() == HealthCheckProtocol.GRPC;
+  }
+
+  /** Timers on the checks' event loops, so that a check starts on the loop that runs it. */
+  ScheduledExecutorService timers() {
+    return loops().loops();
+  }
+
+  /** The event loops' checks, started at the first such check. */
+  private synchronized LoopChecks loops() {
+    if (loops == null) {
+      loops = new LoopChecks(tls, EVENT_LOOPS);
+    }
+    return loops;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (loops != null) {
+      loops.close();
+    }
+  }
+
+  /** HTTP/2 over TLS with the JDK's client, which negotiates h2 by ALPN; HTTP and HTTPS are {@link LoopChecks}'. */
+  private Outcome http2(Target target, HealthCheckSpec spec) throws IOException, InterruptedException {
     String path = spec.getRequestPath().startsWith("/") ? spec.getRequestPath() : "/" + spec.getRequestPath();
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create((overTls ? "https" : "http") + "://"
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("https://"
         + hostPart(target.address()) + ":" + target.port() + path))
         .timeout(Duration.ofMillis(timeoutMillis(spec))).header("User-Agent", "healthmesh-prober").GET();
-    HttpResponse<InputStream> response = client(h2, spec.getHost()).send(request.build(),
+    HttpResponse<InputStream> response = client(spec.getHost()).send(request.build(),
         HttpResponse.BodyHandlers.ofInputStream());
     int status = response.statusCode();
     byte[] head;
     try (InputStream body = response.body()) {
       head = body.readNBytes(RESPONSE_BYTES); // the rest is never read; closing drops it
     }
-    if (h2 && response.version() != HttpClient.Version.HTTP_2) {
+    if (response.version() != HttpClient.Version.HTTP_2) {
       return new Outcome(false, 0, "HTTP " + status + " over HTTP/1.1: the server did not negotiate HTTP/2 (ALPN h2)");
     }
     if (status < spec.getExpectedStatusMin() || status > spec.getExpectedStatusMax()) {
@@ -106,12 +158,12 @@ public final class Checker {
       return new Outcome(false, 0, "HTTP " + status + ", but the first " + RESPONSE_BYTES
           + " bytes of the body lack '" + wanted + "'");
     }
-    return new Outcome(true, 0, "HTTP " + status + (h2 ? " (HTTP/2)" : ""));
+    return new Outcome(true, 0, "HTTP " + status + " (HTTP/2)");
   }
 
-  /** The client for one HTTP version and TLS server name; HTTP/1.1 for HTTP and HTTPS, as the cloud checks. */
-  private HttpClient client(boolean h2, String host) {
-    return clients.computeIfAbsent((h2 ? "h2|" : "h1|") + host, k -> {
+  /** The client for one TLS server name. */
+  private HttpClient client(String host) {
+    return clients.computeIfAbsent(host, k -> {
       SSLContext context = tls.context(host);
       // From the context's defaults: the JDK offers h2 only when the parameters list TLS 1.2 or 1.3.
       SSLParameters params = context.getDefaultSSLParameters();
@@ -120,26 +172,9 @@ public final class Checker {
         params.setServerNames(List.of(new SNIHostName(host)));
       }
       return HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-          .version(h2 ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
+          .version(HttpClient.Version.HTTP_2)
           .connectTimeout(Duration.ofSeconds(5)).sslContext(context).sslParameters(params).build();
     });
-  }
-
-  private Outcome handshake(Target target, HealthCheckSpec spec) throws IOException {
-    try (Socket plain = new Socket()) {
-      plain.connect(new InetSocketAddress(target.address(), target.port()), timeoutMillis(spec));
-      plain.setSoTimeout(timeoutMillis(spec));
-      try (SSLSocket socket = (SSLSocket) tls.context(spec.getHost()).getSocketFactory()
-          .createSocket(plain, target.address(), target.port(), false)) {
-        if (!spec.getHost().isEmpty()) {
-          SSLParameters params = socket.getSSLParameters();
-          params.setServerNames(List.of(new SNIHostName(spec.getHost())));
-          socket.setSSLParameters(params);
-        }
-        socket.startHandshake();
-        return new Outcome(true, 0, "TLS handshake ok, " + socket.getSession().getProtocol());
-      }
-    }
   }
 
   private static Outcome grpc(Target target, HealthCheckSpec spec) {
@@ -161,7 +196,7 @@ public final class Checker {
     }
   }
 
-  private static String hostPart(String address) {
+  static String hostPart(String address) {
     return address.contains(":") ? "[" + address + "]" : address;
   }
 
@@ -183,7 +218,7 @@ public final class Checker {
     return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
   }
 
-  private static int timeoutMillis(HealthCheckSpec spec) {
+  static int timeoutMillis(HealthCheckSpec spec) {
     return Math.max(1, spec.getTimeoutSec()) * 1000;
   }
 }

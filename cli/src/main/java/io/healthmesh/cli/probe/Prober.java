@@ -15,13 +15,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.Producer;
@@ -32,7 +31,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The active prober: checks every endpoint the configuration names at its health check's interval,
  * each at its own phase within the interval so checks are spread out, with at most
- * {@code concurrency} checks at a time, and publishes every result. It re-reads the configuration
+ * {@code concurrency} checks in flight ({@link Schedule}), and publishes every result. It re-reads the configuration
  * periodically and reschedules what changed, and sends heartbeats to every partition so that the
  * topology's event time moves on when nothing else is probed (R-EP-4).
  */
@@ -46,15 +45,17 @@ public final class Prober implements AutoCloseable {
   private volatile Checker checker = new Checker(ProberTls.of(null, false));
   private final String name;
   private final String region;
-  private final ScheduledThreadPoolExecutor checks;
+  private final int concurrency;
+  /** The checks that hold a thread until done (TCP, SSL, HTTP2, GRPC); HTTP checks hold none. */
+  private final ThreadPoolExecutor waiting;
+  private volatile Schedule schedule;
   private final ScheduledThreadPoolExecutor control = new ScheduledThreadPoolExecutor(1);
-  // concurrent: the targets gauge reads its size from the scrape thread
-  private final Map<Target, ScheduledFuture<?>> scheduled = new ConcurrentHashMap<>();
   private final Counter healthy;
   private final Counter unhealthy;
   private final Counter publishErrors;
   private final Timer latency;
   private final Timer lateness;
+  private final Counter skipped;
   private volatile Function<RuntimeException, String> explain = RuntimeException::getMessage;
   private volatile boolean configured;
   /** The configuration the schedule was made from. */
@@ -69,8 +70,9 @@ public final class Prober implements AutoCloseable {
     this.region = region;
     this.producer = producer;
     this.name = name;
-    this.checks = new ScheduledThreadPoolExecutor(concurrency);
-    checks.setRemoveOnCancelPolicy(true);
+    this.concurrency = concurrency;
+    this.waiting = new ThreadPoolExecutor(concurrency, concurrency, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+    waiting.allowCoreThreadTimeOut(true);
     this.healthy = Counter.builder("healthmesh_prober_checks").tag("result", "success").register(meters);
     this.unhealthy = Counter.builder("healthmesh_prober_checks").tag("result", "failure").register(meters);
     this.publishErrors = Counter.builder("healthmesh_prober_publish_errors").register(meters);
@@ -79,7 +81,10 @@ public final class Prober implements AutoCloseable {
     this.lateness = Timer.builder("healthmesh_prober_check_lateness")
         .description("How long after its scheduled time each check started").publishPercentileHistogram()
         .register(meters);
-    meters.gauge("healthmesh_prober_targets", scheduled, Map::size);
+    this.skipped = Counter.builder("healthmesh_prober_checks_skipped")
+        .description("Checks not made because the target's previous check was still waiting for a place")
+        .register(meters);
+    meters.gauge("healthmesh_prober_targets", this, Prober::targets);
   }
 
   /**
@@ -94,6 +99,7 @@ public final class Prober implements AutoCloseable {
 
   /** Which certificates its TLS checks trust (R-PQ-5); before {@link #start}. */
   public Prober trusting(ProberTls tls) {
+    checker.close();
     this.checker = new Checker(tls);
     return this;
   }
@@ -116,14 +122,16 @@ public final class Prober implements AutoCloseable {
 
   /** Reads the configuration now, then again every {@code refresh}; heartbeats every {@code heartbeat}. */
   public Prober start(Duration refresh, Duration heartbeat) {
+    schedule = new Schedule(checker.timers(), concurrency, name, this::check, lateness, skipped);
     refresh();
     control.scheduleWithFixedDelay(this::refresh, refresh.toMillis(), refresh.toMillis(), TimeUnit.MILLISECONDS);
     control.scheduleAtFixedRate(this::heartbeat, 0, heartbeat.toMillis(), TimeUnit.MILLISECONDS);
     return this;
   }
 
-  public synchronized int targets() {
-    return scheduled.size();
+  public int targets() {
+    Schedule s = schedule;
+    return s == null ? 0 : s.targets().size();
   }
 
   private void refresh() {
@@ -138,7 +146,7 @@ public final class Prober implements AutoCloseable {
           ? List.copyOf(catalog.<ResourceRecordSet>values(ResourceKind.RESOURCE_RECORD_SET)) : List.of();
       List<List<?>> read = List.of(services, recordSets);
       if (!read.equals(lastRead)) { // nearly every refresh: nothing changed, nothing to reschedule
-        reschedule(Target.all(services, recordSets));
+        schedule.set(Target.all(services, recordSets));
         lastRead = read;
       }
       configured = true;
@@ -151,44 +159,28 @@ public final class Prober implements AutoCloseable {
     }
   }
 
-  private synchronized void reschedule(List<Target> targets) {
-    // a set: with 100,000 targets, a list's contains made every refresh a billion comparisons
-    Set<Target> wanted = new HashSet<>(targets);
-    scheduled.entrySet().removeIf(e -> {
-      boolean gone = !wanted.contains(e.getKey());
-      if (gone) {
-        e.getValue().cancel(false);
-      }
-      return gone;
-    });
-    for (Target t : targets) {
-      if (!scheduled.containsKey(t)) {
-        long interval = Math.max(1, t.spec().getCheckIntervalSec()) * 1000L;
-        // a stable phase per target spreads checks evenly over the interval
-        long phase = Math.floorMod((t.key() + "/" + t.endpointId()).hashCode(), interval);
-        scheduled.put(t, checks.scheduleAtFixedRate(() -> check(t), phase, interval, TimeUnit.MILLISECONDS));
-      }
-    }
-  }
-
-  /** A periodic task that throws is never run again, so nothing may escape. */
-  private void check(Target t) {
-    try {
-      checkOnce(t);
-    } catch (RuntimeException e) {
-      publishErrors.increment();
-      LOG.warn("check of {}/{} failed: {}", t.key(), t.endpointId(), e.toString());
-    }
-  }
-
-  private void checkOnce(Target t) {
-    ScheduledFuture<?> task = scheduled.get(t);
-    if (task != null) {
-      // While a periodic task runs, its delay still counts to the run that is under way.
-      lateness.record(Math.max(0, -task.getDelay(TimeUnit.NANOSECONDS)), TimeUnit.NANOSECONDS);
-    }
+  /** Starts a check of {@code t}; publishes its outcome and runs {@code done} once it is complete. */
+  private void check(Target t, Runnable done) {
     Instant at = Instant.now();
-    Checker.Outcome outcome = checker.check(t);
+    Checker c = checker;
+    CompletableFuture<Checker.Outcome> outcome = Checker.waits(t.spec())
+        ? CompletableFuture.supplyAsync(() -> c.start(t).join(), waiting) : c.start(t);
+    // HTTP checks complete on an event loop, which then publishes: the producer's send only queues
+    outcome.whenComplete((o, e) -> {
+      done.run();
+      try {
+        if (e != null) {
+          throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+        }
+        publish(t, at, o);
+      } catch (RuntimeException failed) {
+        publishErrors.increment();
+        LOG.warn("result of {}/{} not published: {}", t.key(), t.endpointId(), failed.toString());
+      }
+    });
+  }
+
+  private void publish(Target t, Instant at, Checker.Outcome outcome) {
     (outcome.success() ? healthy : unhealthy).increment();
     latency.record(Duration.ofNanos(outcome.latencyMicros() * 1000));
     ProbeResult result = ProbeResult.newBuilder().setBackendService(t.backendService()).setEndpointId(t.endpointId())
@@ -236,12 +228,16 @@ public final class Prober implements AutoCloseable {
   @Override
   public void close() {
     control.shutdownNow();
-    checks.shutdownNow();
+    if (schedule != null) {
+      schedule.cancel();
+    }
+    waiting.shutdownNow();
     try {
-      checks.awaitTermination(10, TimeUnit.SECONDS);
+      waiting.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    checker.close();
     producer.close(Duration.ofSeconds(10));
   }
 }

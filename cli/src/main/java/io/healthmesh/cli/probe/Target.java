@@ -23,6 +23,24 @@ public record Target(String backendService, String endpointId, String address, i
     return backendService != null ? backendService : endpointId;
   }
 
+  /**
+   * When in each interval this prober checks this target, in milliseconds from the schedule's
+   * start: stable across restarts (no storm when a prober starts), different for each prober of a
+   * fleet (probers do not check an endpoint at the same moment), and evenly spread over the interval
+   * even for a service's endpoints, whose names differ in a character (String's hash alone put a
+   * hundred of them within 100 ms).
+   */
+  public long phaseMillis(String prober, long intervalMillis) {
+    long h = (((long) prober.hashCode() * 31 + key().hashCode()) << 32) ^ endpointId.hashCode() ^ port;
+    // MurmurHash3's 64-bit finalizer: every input bit moves every output bit
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    h *= 0xc4ceb9fe1a85ec53L;
+    h ^= h >>> 33;
+    return Math.floorMod(h, intervalMillis);
+  }
+
   /** Every endpoint of every backend service, then every external endpoint of the record sets. */
   public static List<Target> all(Iterable<BackendService> services, Iterable<ResourceRecordSet> recordSets) {
     List<Target> targets = new ArrayList<>();

@@ -225,14 +225,15 @@ class ValidatorTest {
     String service = SERVICE.formatted("INTERNAL", "GCE_VM_IP");
     for (String fine : new String[] {"protocol: HTTP2, port: 443, host: api.example.com, response: ok",
         "protocol: GRPC, port: 50051, grpcServiceName: orders.v1.Orders, host: orders.internal",
-        "protocol: SSL, port: 443, host: db.example.com", "protocol: HTTP, port: 80, response: '\"up\"'"}) {
+        "protocol: SSL, port: 443, host: db.example.com", "protocol: HTTP, port: 80, response: '\"up\"'",
+        "protocol: HTTP, port: 80, host: orders.example.internal"}) {
       assertThat(problems(service.replace("protocol: TCP, port: 80", fine))).as(fine).isEmpty();
     }
     assertThat(problems(service.replace("protocol: TCP, port: 80",
         "protocol: TCP, port: 80, response: ok, grpcServiceName: x, host: 'not a name'"))).containsExactly(
         "test.yaml:1: healthCheck.response: only HTTP, HTTPS and HTTP2 checks read a response body, not TCP (R-PQ-5)",
         "test.yaml:1: healthCheck.grpcServiceName: only GRPC checks ask a service, not TCP (R-PQ-5)",
-        "test.yaml:1: healthCheck.host: a TLS server name; TCP checks send none (R-PQ-5)",
+        "test.yaml:1: healthCheck.host: a Host header and TLS server name; TCP checks send neither (R-PQ-5)",
         "test.yaml:1: healthCheck.host: 'not a name' is not a DNS name (R-PQ-5)");
     assertThat(problems(service.replace("protocol: TCP, port: 80", "protocol: HTTPS, response: " + "x".repeat(1025))))
         .containsExactly("test.yaml:1: healthCheck.response: 1025 characters; it is looked for in the first 1024"

@@ -62,6 +62,7 @@ import org.junit.jupiter.api.Timeout;
 class CheckerIT {
   private static final String BODY = "{\"status\":\"ok\",\"build\":\"" + "x".repeat(2_000) + "\"}";
   private final List<String> sniSeen = new CopyOnWriteArrayList<>();
+  private final List<String> hostsSeen = new CopyOnWriteArrayList<>();
   private TestCa ca;
   private HttpServer http;
   private HttpsServer https;
@@ -74,6 +75,7 @@ class CheckerIT {
     ca = TestCa.make(dir);
     http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     http.createContext("/", exchange -> {
+      hostsSeen.add(exchange.getRequestHeaders().getFirst("Host"));
       int status = exchange.getRequestURI().getPath().equals("/broken") ? 503 : 200;
       byte[] body = (exchange.getRequestURI().getPath().equals("/late") ? "x".repeat(1_100) + "ok" : BODY)
           .getBytes(StandardCharsets.UTF_8);
@@ -133,6 +135,71 @@ class CheckerIT {
         });
     assertThat(check(checker, port, spec(HealthCheckProtocol.HTTP).setRequestPath("/broken").build()).detail())
         .isEqualTo("HTTP 503, expected 200-399");
+  }
+
+  @Test
+  void http_sendsTheHostAsItsHostHeader_R_PQ_5() {
+    Checker checker = new Checker(ProberTls.of(null, false));
+    int port = http.getAddress().getPort();
+    hostsSeen.clear();
+    assertThat(check(checker, port, spec(HealthCheckProtocol.HTTP).setHost("orders.example.internal").build())
+        .success()).isTrue();
+    assertThat(check(checker, port, spec(HealthCheckProtocol.HTTP).build()).success()).isTrue();
+    assertThat(hostsSeen).containsExactly("orders.example.internal", "127.0.0.1:" + port);
+    checker.close();
+  }
+
+  @Test
+  void http_failsWithinItsTimeout_whenTheServerNeverAnswersOrIsNoHttpServerOrIsGone_R_PQ_5() throws Exception {
+    Checker checker = new Checker(ProberTls.of(null, false));
+    try (ServerSocket silent = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      long start = System.nanoTime();
+      Checker.Outcome o = check(checker, silent.getLocalPort(), spec(HealthCheckProtocol.HTTP).setTimeoutSec(1).build());
+      assertThat(o.detail()).isEqualTo("timed out after 1 s");
+      assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(900L, 4_000L);
+    }
+    try (ServerSocket plain = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      Thread answer = new Thread(() -> {
+        try (Socket s = plain.accept()) {
+          s.getOutputStream().write("SSH-2.0-not-http\r\n".getBytes(StandardCharsets.US_ASCII));
+          s.getInputStream().read();
+        } catch (Exception e) {
+          // the check hung up
+        }
+      });
+      answer.start();
+      assertThat(check(checker, plain.getLocalPort(), spec(HealthCheckProtocol.HTTP).build()))
+          .satisfies(o -> assertThat(o.success()).as("a server that speaks no HTTP").isFalse());
+      answer.join(5_000);
+    }
+    int closed;
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = s.getLocalPort();
+    }
+    assertThat(check(checker, closed, spec(HealthCheckProtocol.HTTP).build()).detail()).startsWith("ConnectException");
+    checker.close();
+  }
+
+  @Test
+  void http_readsABodyThatEndsWithTheConnection_R_PQ_5() throws Exception {
+    Checker checker = new Checker(ProberTls.of(null, false));
+    try (ServerSocket old = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      Thread answer = new Thread(() -> {
+        try (Socket s = old.accept()) {
+          s.getInputStream().read(new byte[1024]);
+          // HTTP/1.0 without a length: the body is what comes before the close
+          s.getOutputStream().write("HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nstatus: serving"
+              .getBytes(StandardCharsets.US_ASCII));
+        } catch (Exception e) {
+          // the check hung up
+        }
+      });
+      answer.start();
+      assertThat(check(checker, old.getLocalPort(), spec(HealthCheckProtocol.HTTP).setResponse("serving").build()))
+          .satisfies(o -> assertThat(o.success()).as(o.detail()).isTrue());
+      answer.join(5_000);
+    }
+    checker.close();
   }
 
   @Test
