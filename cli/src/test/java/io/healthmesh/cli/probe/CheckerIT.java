@@ -158,20 +158,8 @@ class CheckerIT {
       assertThat(o.detail()).isEqualTo("timed out after 1 s");
       assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(900L, 4_000L);
     }
-    try (ServerSocket plain = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      Thread answer = new Thread(() -> {
-        try (Socket s = plain.accept()) {
-          s.getOutputStream().write("SSH-2.0-not-http\r\n".getBytes(StandardCharsets.US_ASCII));
-          s.getInputStream().read();
-        } catch (Exception e) {
-          // the check hung up
-        }
-      });
-      answer.start();
-      assertThat(check(checker, plain.getLocalPort(), spec(HealthCheckProtocol.HTTP).build()))
-          .satisfies(o -> assertThat(o.success()).as("a server that speaks no HTTP").isFalse());
-      answer.join(5_000);
-    }
+    assertThat(answeredBy(false, "SSH-2.0-not-http\r\n", checker, spec(HealthCheckProtocol.HTTP).build()))
+        .satisfies(o -> assertThat(o.success()).as("a server that speaks no HTTP").isFalse());
     int closed;
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       closed = s.getLocalPort();
@@ -183,22 +171,10 @@ class CheckerIT {
   @Test
   void http_readsABodyThatEndsWithTheConnection_R_PQ_5() throws Exception {
     Checker checker = new Checker(ProberTls.of(null, false));
-    try (ServerSocket old = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      Thread answer = new Thread(() -> {
-        try (Socket s = old.accept()) {
-          s.getInputStream().read(new byte[1024]);
-          // HTTP/1.0 without a length: the body is what comes before the close
-          s.getOutputStream().write("HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nstatus: serving"
-              .getBytes(StandardCharsets.US_ASCII));
-        } catch (Exception e) {
-          // the check hung up
-        }
-      });
-      answer.start();
-      assertThat(check(checker, old.getLocalPort(), spec(HealthCheckProtocol.HTTP).setResponse("serving").build()))
-          .satisfies(o -> assertThat(o.success()).as(o.detail()).isTrue());
-      answer.join(5_000);
-    }
+    // HTTP/1.0 without a length: the body is what comes before the close
+    assertThat(answeredBy(true, "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nstatus: serving", checker,
+        spec(HealthCheckProtocol.HTTP).setResponse("serving").build()))
+        .satisfies(o -> assertThat(o.success()).as(o.detail()).isTrue());
     checker.close();
   }
 
@@ -246,20 +222,8 @@ class CheckerIT {
           assertThat(o.detail()).startsWith("TLS handshake ok, TLSv1.");
         });
     assertThat(sniSeen).containsExactly("localhost");
-    try (ServerSocket plain = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      Thread answer = new Thread(() -> {
-        try (Socket s = plain.accept()) {
-          s.getOutputStream().write("SSH-2.0-not-tls\r\n".getBytes(StandardCharsets.US_ASCII));
-          s.getInputStream().read();
-        } catch (Exception e) {
-          // the check hung up
-        }
-      });
-      answer.start();
-      assertThat(check(verifying(), plain.getLocalPort(), spec(HealthCheckProtocol.SSL).build()))
-          .satisfies(o -> assertThat(o.success()).as("a server that speaks no TLS").isFalse());
-      answer.join(5_000);
-    }
+    assertThat(answeredBy(false, "SSH-2.0-not-tls\r\n", verifying(), spec(HealthCheckProtocol.SSL).build()))
+        .satisfies(o -> assertThat(o.success()).as("a server that speaks no TLS").isFalse());
   }
 
   @Test
@@ -289,6 +253,33 @@ class CheckerIT {
       closed = s.getLocalPort();
     }
     assertThat(check(checker, closed, spec(HealthCheckProtocol.TCP).build()).detail()).contains("ConnectException");
+  }
+
+  /**
+   * A check of a server that answers one connection with {@code reply}, after reading the request
+   * or at once, and then hangs up.
+   */
+  private static Checker.Outcome answeredBy(boolean readFirst, String reply, Checker checker, HealthCheckSpec spec)
+      throws Exception {
+    try (ServerSocket server = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      Thread answer = new Thread(() -> {
+        try (Socket s = server.accept()) {
+          if (readFirst) {
+            s.getInputStream().read(new byte[1024]);
+          }
+          s.getOutputStream().write(reply.getBytes(StandardCharsets.US_ASCII));
+          if (!readFirst) {
+            s.getInputStream().read();
+          }
+        } catch (Exception e) {
+          // the check hung up
+        }
+      });
+      answer.start();
+      Checker.Outcome outcome = check(checker, server.getLocalPort(), spec);
+      answer.join(5_000);
+      return outcome;
+    }
   }
 
   /** The test CA's server certificate, with the SNI of every handshake written down. */
