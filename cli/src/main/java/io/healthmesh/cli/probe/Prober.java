@@ -22,6 +22,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -71,7 +72,9 @@ public final class Prober implements AutoCloseable {
     this.producer = producer;
     this.name = name;
     this.concurrency = concurrency;
-    this.waiting = new ThreadPoolExecutor(concurrency, concurrency, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+    AtomicInteger threads = new AtomicInteger();
+    this.waiting = new ThreadPoolExecutor(concurrency, concurrency, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+        r -> new Thread(r, "prober-check-" + threads.incrementAndGet()));
     waiting.allowCoreThreadTimeOut(true);
     this.healthy = Counter.builder("healthmesh_prober_checks").tag("result", "success").register(meters);
     this.unhealthy = Counter.builder("healthmesh_prober_checks").tag("result", "failure").register(meters);
@@ -99,6 +102,9 @@ public final class Prober implements AutoCloseable {
 
   /** Which certificates its TLS checks trust (R-PQ-5); before {@link #start}. */
   public Prober trusting(ProberTls tls) {
+    if (schedule != null) {
+      throw new IllegalStateException("the schedule runs on the checker's loops: trust is set before start");
+    }
     checker.close();
     this.checker = new Checker(tls);
     return this;
