@@ -63,6 +63,7 @@ public final class Prober implements AutoCloseable {
   private List<List<?>> lastRead;
   private volatile String refusedRead;
   private volatile String refusedWrite;
+  private final Publishing publishing = new Publishing(Duration.ofSeconds(30), System::nanoTime);
 
   /** @param region only backend services of this region (and no external endpoints); null for all */
   public Prober(ConfigTopics config, Producer<String, ProbeResult> producer, String name, int concurrency,
@@ -117,6 +118,10 @@ public final class Prober implements AutoCloseable {
     }
     if (refusedWrite != null) {
       return refusedWrite;
+    }
+    String stalled = publishing.stalled();
+    if (stalled != null) {
+      return stalled;
     }
     return configured ? null : "the configuration has not been read yet";
   }
@@ -197,20 +202,21 @@ public final class Prober implements AutoCloseable {
 
   private void heartbeat() {
     try {
-      Heartbeats.send(producer, name, Instant.now());
+      publishing.sent();
+      Heartbeats.send(producer, name, Instant.now(), (metadata, e) -> delivered(e));
     } catch (RuntimeException e) {
+      publishing.failed(e);
       publishErrors.increment();
       LOG.warn("heartbeat not sent: {}", e.toString());
     }
   }
 
   private void send(ProducerRecord<String, ProbeResult> record) {
+    publishing.sent();
     producer.send(record, (metadata, e) -> {
-      if (e == null) {
-        refusedWrite = null;
+      if (delivered(e)) {
         return;
       }
-      publishErrors.increment();
       String refused = refusal(e);
       if (refused == null) {
         LOG.warn("probe result for {} not published: {}", record.key(), e.toString());
@@ -218,6 +224,18 @@ public final class Prober implements AutoCloseable {
         refusedWrite = refused;
       }
     });
+  }
+
+  /** Whether a send was acknowledged; its failure is counted, and remembered for readiness. */
+  private boolean delivered(Exception e) {
+    if (e == null) {
+      publishing.acked();
+      refusedWrite = null;
+      return true;
+    }
+    publishErrors.increment();
+    publishing.failed(e);
+    return false;
   }
 
   /** The explained refusal, logged once while it lasts; null when {@code e} is not a refusal. */
