@@ -203,7 +203,12 @@ public final class Prober implements AutoCloseable {
   private void heartbeat() {
     try {
       publishing.sent();
-      Heartbeats.send(producer, name, Instant.now(), (metadata, e) -> delivered(e));
+      // a heartbeat's failure is not logged each second: readiness and the error count say it
+      Heartbeats.send(producer, name, Instant.now(), (metadata, e) -> {
+        if (!delivered(e)) {
+          refused(e);
+        }
+      });
     } catch (RuntimeException e) {
       publishing.failed(e);
       publishErrors.increment();
@@ -214,14 +219,8 @@ public final class Prober implements AutoCloseable {
   private void send(ProducerRecord<String, ProbeResult> record) {
     publishing.sent();
     producer.send(record, (metadata, e) -> {
-      if (delivered(e)) {
-        return;
-      }
-      String refused = refusal(e);
-      if (refused == null) {
+      if (!delivered(e) && !refused(e)) {
         LOG.warn("probe result for {} not published: {}", record.key(), e.toString());
-      } else {
-        refusedWrite = refused;
       }
     });
   }
@@ -236,6 +235,15 @@ public final class Prober implements AutoCloseable {
     publishErrors.increment();
     publishing.failed(e);
     return false;
+  }
+
+  /** Whether a send's failure was the broker's refusal, which readiness then says. */
+  private boolean refused(Exception e) {
+    String refused = refusal(e);
+    if (refused != null) {
+      refusedWrite = refused;
+    }
+    return refused != null;
   }
 
   /** The explained refusal, logged once while it lasts; null when {@code e} is not a refusal. */
