@@ -46,7 +46,7 @@ public final class Checker implements AutoCloseable {
   private static final int EVENT_LOOPS = Math.min(2, Runtime.getRuntime().availableProcessors());
   /** HTTP/2's clients, one per TLS name: the JDK's client pools its connections. */
   private final Map<String, HttpClient> clients = new ConcurrentHashMap<>();
-  private LoopChecks loops;
+  private volatile LoopChecks loops;
 
   public Checker(ProberTls tls) {
     this.tls = tls;
@@ -61,8 +61,8 @@ public final class Checker implements AutoCloseable {
   }
 
   /**
-   * Starts a check: HTTP and HTTPS go out on the event loops and complete there; the other kinds
-   * run on the calling thread and are done on return. Never completes exceptionally.
+   * Starts a check: TCP, SSL, HTTP and HTTPS go out on the event loops and complete there; HTTP2
+   * and GRPC run on the calling thread and are done on return. Never completes exceptionally.
    */
   public CompletableFuture<Outcome> start(Target target) {
     HealthCheckSpec spec = target.spec();
@@ -118,12 +118,18 @@ public final class Checker implements AutoCloseable {
     return loops().loops();
   }
 
-  /** The event loops' checks, started at the first such check. */
-  private synchronized LoopChecks loops() {
-    if (loops == null) {
-      loops = new LoopChecks(tls, EVENT_LOOPS);
+  /** The event loops' checks, started at the first such check; no lock taken once they run. */
+  private LoopChecks loops() {
+    LoopChecks running = loops;
+    if (running != null) {
+      return running;
     }
-    return loops;
+    synchronized (this) {
+      if (loops == null) {
+        loops = new LoopChecks(tls, EVENT_LOOPS);
+      }
+      return loops;
+    }
   }
 
   @Override

@@ -47,7 +47,7 @@ public final class Prober implements AutoCloseable {
   private final String name;
   private final String region;
   private final int concurrency;
-  /** The checks that hold a thread until done (TCP, SSL, HTTP2, GRPC); HTTP checks hold none. */
+  /** The checks that hold a thread until done (HTTP2, GRPC); the event loops make the rest. */
   private final ThreadPoolExecutor waiting;
   private volatile Schedule schedule;
   private final ScheduledThreadPoolExecutor control = new ScheduledThreadPoolExecutor(1);
