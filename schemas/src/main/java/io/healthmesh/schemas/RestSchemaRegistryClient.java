@@ -4,17 +4,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SSLSocketFactory;
 import org.apache.avro.Schema;
 
 /**
@@ -26,7 +28,8 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final List<URI> baseUrls;
-  private final HttpClient http;
+  /** Null for plain HTTP or the JDK's default trust. */
+  private final SSLSocketFactory tls;
   private final Duration timeout;
   private final String authorization;
   private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
@@ -60,11 +63,10 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
         .toList();
     this.timeout = timeout;
     this.authorization = secured.authorization();
-    HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(timeout);
-    if (secured.tls() != null) {
-      http.sslContext(secured.tls());
-    }
-    this.http = http.build();
+    // HttpURLConnection, not java.net.http: that client's selector thread sits in native code
+    // until the JVM exits, and the JVM waits 300 ms at exit for such threads (VM_Exit), a third of
+    // a short command's time (docs/benchmarks.md, #33).
+    this.tls = secured.tls() == null ? null : secured.tls().getSocketFactory();
   }
 
   /** Credentials in a URL are sent as a header (basic.auth.credentials.source=URL), never in the request line. */
@@ -177,29 +179,36 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
   }
 
   private JsonNode send(URI uri, String method, JsonNode body) throws IOException {
-    HttpRequest.BodyPublisher publisher = body == null
-        ? HttpRequest.BodyPublishers.noBody()
-        : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body));
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri)
-        .timeout(timeout)
-        .header("Accept", CONTENT_TYPE)
-        .header("Content-Type", CONTENT_TYPE)
-        .method(method, publisher);
+    HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
+    if (tls != null && connection instanceof HttpsURLConnection https) {
+      https.setSSLSocketFactory(tls);
+    }
+    int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+    connection.setConnectTimeout(millis);
+    connection.setReadTimeout(millis);
+    connection.setRequestMethod(method);
+    connection.setRequestProperty("Accept", CONTENT_TYPE);
+    connection.setRequestProperty("Content-Type", CONTENT_TYPE);
     if (authorization != null) {
-      request.header("Authorization", authorization);
+      connection.setRequestProperty("Authorization", authorization);
     }
-    HttpResponse<String> response;
-    try {
-      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
+    if (body != null) {
+      connection.setDoOutput(true);
+      try (OutputStream out = connection.getOutputStream()) {
+        out.write(JSON.writeValueAsBytes(body));
+      }
     }
-    JsonNode reply = readJson(response.body());
-    if (response.statusCode() >= 300) {
-      int code = reply.path("error_code").asInt(response.statusCode());
-      String message = reply.path("message").asText(response.body());
-      throw new RegistryException(response.statusCode(), code, method + " " + uri.getPath() + ": " + message);
+    int status = connection.getResponseCode();
+    String text;
+    // read to the end either way, so that the connection is kept for the next call
+    try (InputStream in = status >= 400 ? connection.getErrorStream() : connection.getInputStream()) {
+      text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    JsonNode reply = readJson(text);
+    if (status >= 300) {
+      int code = reply.path("error_code").asInt(status);
+      String message = reply.path("message").asText(text);
+      throw new RegistryException(status, code, method + " " + uri.getPath() + ": " + message);
     }
     return reply;
   }
