@@ -10,6 +10,7 @@ import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthStatus;
+import io.healthmesh.schemas.RegistryException;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -18,9 +19,6 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -81,7 +79,6 @@ final class CdsTraining implements Callable<Integer> {
     encoder.flush();
     new SpecificDatumReader<>(HealthState.class).read(null, DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
     new ObjectMapper().writeValueAsString(new EntityKey(EntityKind.ENDPOINT, "a/b").toString());
-    RestSchemaRegistryClient.of("http://127.0.0.1:9", Map.of());
     // Nothing listens on port 9: the clients are built and closed without a connection.
     Map<String, Object> client = Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
     new KafkaConsumer<>(client, new ByteArrayDeserializer(), new ByteArrayDeserializer()).close(Duration.ZERO);
@@ -89,9 +86,8 @@ final class CdsTraining implements Callable<Integer> {
     // What a connection loads: the registry's HTTP client refused, and Kafka's protocol, which a
     // connection loads whole (every request and response type) but which nothing here can connect to.
     try {
-      HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:9/")).build(),
-          HttpResponse.BodyHandlers.ofString());
-    } catch (IOException expected) {
+      RestSchemaRegistryClient.of("http://127.0.0.1:9", Map.of()).byId(1);
+    } catch (RegistryException expected) {
       // connection refused: the client's classes are loaded all the same
     }
     loadPackages(KafkaConsumer.class, KAFKA_PACKAGES);
