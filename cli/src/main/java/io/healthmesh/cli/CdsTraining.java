@@ -51,7 +51,12 @@ import picocli.CommandLine.Spec;
 final class CdsTraining implements Callable<Integer> {
   private static final List<String> KAFKA_PACKAGES = List.of("org/apache/kafka/common/message/",
       "org/apache/kafka/common/requests/", "org/apache/kafka/common/protocol/", "org/apache/kafka/common/record/",
-      "org/apache/kafka/clients/consumer/internals/", "org/apache/kafka/clients/producer/internals/");
+      // every client (consumer, producer, admin) with its internals
+      "org/apache/kafka/clients/",
+      // the exceptions Errors makes at its first use, and what a connection and its metrics load
+      "org/apache/kafka/common/errors/", "org/apache/kafka/common/network/", "org/apache/kafka/common/utils/",
+      "org/apache/kafka/common/serialization/", "org/apache/kafka/common/security/", "org/apache/kafka/common/metrics/",
+      "org/apache/kafka/common/header/", "org/apache/kafka/common/feature/", "org/apache/kafka/common/telemetry/");
 
   @Spec
   CommandLine.Model.CommandSpec spec;
