@@ -59,7 +59,7 @@ final class LoopChecks implements AutoCloseable {
 
   LoopChecks(ProberTls tls, int threads) {
     this.tls = tls;
-    DefaultThreadFactory names = new DefaultThreadFactory("prober-http", true);
+    DefaultThreadFactory names = new DefaultThreadFactory("prober-loop", true);
     if (Epoll.isAvailable()) {
       loops = new MultiThreadIoEventLoopGroup(threads, names, EpollIoHandler.newFactory());
       channelType = EpollSocketChannel.class;
@@ -116,16 +116,11 @@ final class LoopChecks implements AutoCloseable {
           }
         })
         .connect(new InetSocketAddress(target.address(), target.port()));
-    if (!overTls && !http) { // TCP, and what the cloud calls other kinds: a connect
-      connected.addListener(f -> {
-        if (f.isSuccess()) {
-          deadline.finish(new Checker.Outcome(true, 0, "TCP connect ok"), null);
-        }
-      });
-    }
     connected.addListener(f -> {
       if (!f.isSuccess()) {
         done.completeExceptionally(f.cause());
+      } else if (!overTls && !http) { // TCP, and what the cloud calls other kinds: a connect
+        deadline.finish(new Checker.Outcome(true, 0, "TCP connect ok"), null);
       }
     });
     return done;
@@ -269,11 +264,6 @@ final class LoopChecks implements AutoCloseable {
     public void channelInactive(ChannelHandlerContext ctx) {
       end.finish(null, new IOException(status < 0 ? "the server closed the connection without a response"
           : "the server closed the connection within the response"));
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      end.finish(null, cause);
     }
   }
 
