@@ -20,6 +20,8 @@ import picocli.CommandLine.Option;
  */
 public final class ClusterOptions {
   private static final Duration REGISTRY_WAIT = Duration.ofSeconds(15);
+  /** Where {@code healthctl demo}'s broker listens, the default. */
+  static final String DEFAULT_BOOTSTRAP = "127.0.0.1:9092";
   @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT,...", defaultValue = "${env:HEALTHMESH_BOOTSTRAP_SERVERS:-127.0.0.1:9092}",
       description = "Kafka bootstrap servers (default: ${DEFAULT-VALUE}; env HEALTHMESH_BOOTSTRAP_SERVERS).")
   String bootstrapServers;

@@ -1,9 +1,7 @@
 package io.healthmesh.cli;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.healthmesh.cli.config.Catalog;
 import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.config.ResourceKind;
@@ -21,8 +19,11 @@ import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthStatus;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
+import io.healthmesh.streams.query.StatusQuery;
+import io.healthmesh.streams.query.StatusRow;
 import io.healthmesh.streams.rules.DnsTargets;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -46,13 +47,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code status}: what is healthy right now, from the compacted health-state topic. */
+/** {@code status}: what is healthy right now, from the topology's stores or the compacted health-state topic. */
 @Command(name = "status", mixinStandardHelpOptions = true, description = {
-    "The current state of every entity, as the topology last published it to health-state:",
-    "state, since when, member counts (for an endpoint: consecutive successes and failures) and thresholds.",
+    "The current state of every entity: state, since when, member counts (for an endpoint: consecutive successes and",
+    "failures) and thresholds. Asked of the topology's stores when one answers (--topology-url); else read from",
+    "health-state, as the topology last published it, where an endpoint's counts are those of its last transition.",
     "--edges shows instead which state every DNS edge serves; --xds what every xDS server sent each client."})
 final class StatusCommand implements Callable<Integer> {
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   enum Format { table, json }
 
@@ -81,6 +83,15 @@ final class StatusCommand implements Callable<Integer> {
       + " acknowledged it (NACKs counted, with the last reason).")
   boolean xds;
 
+  @Option(names = "--topology-url", paramLabel = "URL", defaultValue = "${env:HEALTHMESH_TOPOLOGY_URL}",
+      description = "The topology to ask (its metrics port): it answers from its stores, without reading health-state."
+          + " Default: env HEALTHMESH_TOPOLOGY_URL, else " + TopologyStatus.DEMO_URL + " when --bootstrap-servers is"
+          + " the demo's. When none answers, health-state is read instead, and a note says so.")
+  String topologyUrl;
+
+  @Option(names = "--from-topic", description = "Read health-state even when a topology would answer.")
+  boolean fromTopic;
+
   @Option(names = "--timings", description = "Print to stderr how long each step took.")
   boolean timings;
 
@@ -94,7 +105,72 @@ final class StatusCommand implements Callable<Integer> {
     }
     Timings steps = new Timings(timings);
     EntityKind only = kind == null ? null : kind(kind);
-    Pattern names = name == null ? null : Pattern.compile(Pattern.quote(name).replace("*", "\\E.*\\Q"));
+    StatusQuery query = new StatusQuery(only == null ? Set.of() : Set.of(only), name,
+        states == null ? Set.of() : states);
+    List<StatusRow> rows = null;
+    String topology = topologyUrl();
+    if (topology != null && !fromTopic) {
+      try {
+        TopologyStatus.Answer answer = TopologyStatus.ask(topology, query);
+        rows = answer.rows();
+        steps.step("topology's stores (" + rows.size() + " entities, " + answer.instances() + " instance(s))");
+      } catch (TopologyStatus.Unanswered e) {
+        spec.commandLine().getErr().println("note: no topology answered (" + e.getMessage()
+            + "); reading health-state instead");
+      }
+    }
+    if (rows == null) {
+      rows = fromTopic(query, only, steps);
+    }
+    rows = rows.stream().filter(r -> query.matches(r.key(), r.state().getStatus()))
+        .sorted(Comparator.comparing((StatusRow r) -> r.key().getKind()).thenComparing(r -> r.key().getName()))
+        .toList();
+    PrintWriter out = spec.commandLine().getOut();
+    if (format == Format.json) {
+      StringWriter text = new StringWriter();
+      try (JsonGenerator json = JSON.getFactory().createGenerator(text).useDefaultPrettyPrinter()) {
+        json.writeStartArray();
+        for (StatusRow row : rows) {
+          row.write(json);
+        }
+        json.writeEndArray();
+      }
+      out.println(text);
+    } else {
+      // One buffer for the table: a formatted write per row costs more than reading the row.
+      Columns table = new Columns(24, 40, 24, 25, 16, 16, 12);
+      table.row("KIND", "NAME", "STATE", "SINCE", "UP/DOWN/UNKNOWN", "THRESHOLDS", "REGION", "PROBERS");
+      Map<HealthStatus, Integer> totals = new EnumMap<>(HealthStatus.class);
+      for (StatusRow r : rows) {
+        HealthState s = r.state();
+        table.row(r.key().getKind().name(), r.key().getName(),
+            s.getStatus() + (s.getLastKnownStatus() == null ? "" : " (was " + s.getLastKnownStatus() + ")"),
+            s.getSince().toString(), s.getHealthyCount() + "/" + s.getUnhealthyCount() + "/" + s.getUnknownCount(),
+            r.thresholds() == null ? "-" : r.thresholds(), s.getRegion().isEmpty() ? "-" : s.getRegion(), probers(s));
+        totals.merge(s.getStatus(), 1, Integer::sum);
+      }
+      out.print(table);
+      out.println(rows.size() + " entities: " + totals.getOrDefault(HealthStatus.HEALTHY, 0) + " HEALTHY, "
+          + totals.getOrDefault(HealthStatus.UNHEALTHY, 0) + " UNHEALTHY, "
+          + totals.getOrDefault(HealthStatus.UNKNOWN, 0) + " UNKNOWN");
+    }
+    out.flush();
+    steps.step("output");
+    steps.print(spec.commandLine().getErr());
+    return 0;
+  }
+
+  /** The topology to ask: the flag's or the environment's, else the demo's when the cluster is the demo's. */
+  private String topologyUrl() {
+    if (topologyUrl != null && !topologyUrl.isBlank()) {
+      return topologyUrl;
+    }
+    return ClusterOptions.DEFAULT_BOOTSTRAP.equals(cluster.bootstrapServers()) ? TopologyStatus.DEMO_URL : null;
+  }
+
+  /** The rows as health-state last says them, with thresholds from the configuration topics. */
+  private List<StatusRow> fromTopic(StatusQuery query, EntityKind only, Timings steps) {
+    Pattern names = query.namePattern();
     SchemaRegistryClient registry = cluster.registry();
     ConfigTopics config = new ConfigTopics(cluster.client(), registry);
     List<String> warnings = Collections.synchronizedList(new ArrayList<>());
@@ -111,61 +187,16 @@ final class StatusCommand implements Callable<Integer> {
         k -> (only == null || k.getKind() == only) && (names == null || names.matcher(k.getName()).matches()),
         w -> spec.commandLine().getErr().println("warning: " + w));
     steps.step("health-state (" + current.size() + " entities)");
-    List<Map.Entry<EntityKey, HealthState>> rows = current.entrySet().stream()
-        .filter(e -> states == null || states.contains(e.getValue().getStatus()))
-        .sorted(Comparator.comparing((Map.Entry<EntityKey, HealthState> e) -> e.getKey().getKind())
-            .thenComparing(e -> e.getKey().getName()))
-        .toList();
-    Thresholds thresholds = early != null ? early.join()
-        : Thresholds.read(config, rows.stream().map(Map.Entry::getKey).toList(), warnings);
+    List<EntityKey> shown = current.entrySet().stream()
+        .filter(e -> query.matches(e.getKey(), e.getValue().getStatus())).map(Map.Entry::getKey).toList();
+    Thresholds thresholds = early != null ? early.join() : Thresholds.read(config, shown, warnings);
     warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
     steps.step("thresholds from the configuration");
-    PrintWriter out = spec.commandLine().getOut();
-    if (format == Format.json) {
-      ArrayNode list = JSON.createArrayNode();
-      for (Map.Entry<EntityKey, HealthState> e : rows) {
-        HealthState s = e.getValue();
-        ObjectNode row = list.addObject().put("kind", e.getKey().getKind().name()).put("name", e.getKey().getName())
-            .put("state", s.getStatus().name()).put("since", s.getSince().toString()).put("region", s.getRegion())
-            .put("healthy", s.getHealthyCount()).put("unhealthy", s.getUnhealthyCount())
-            .put("unknown", s.getUnknownCount()).put("version", s.getVersion());
-        String t = thresholds.of(e.getKey());
-        if (t != null) {
-          row.put("thresholds", t);
-        }
-        if (s.getLastKnownStatus() != null) {
-          row.put("lastKnown", s.getLastKnownStatus().name()); // R-OP-2
-        }
-        if (!s.getProbers().isEmpty()) {
-          ArrayNode probers = row.putArray("probers"); // R-PQ-4: the views that decided it
-          s.getProbers().forEach(v -> probers.addObject().put("prober", v.getProber())
-              .put("state", v.getStatus().name()).put("lastResult", v.getLastEventTime().toString()));
-        }
-      }
-      out.println(JSON.writeValueAsString(list));
-    } else {
-      // One buffer for the table: a formatted write per row costs more than reading the row.
-      Columns table = new Columns(24, 40, 24, 25, 16, 16, 12);
-      table.row("KIND", "NAME", "STATE", "SINCE", "UP/DOWN/UNKNOWN", "THRESHOLDS", "REGION", "PROBERS");
-      Map<HealthStatus, Integer> totals = new EnumMap<>(HealthStatus.class);
-      for (Map.Entry<EntityKey, HealthState> e : rows) {
-        HealthState s = e.getValue();
-        String t = thresholds.of(e.getKey());
-        table.row(e.getKey().getKind().name(), e.getKey().getName(),
-            s.getStatus() + (s.getLastKnownStatus() == null ? "" : " (was " + s.getLastKnownStatus() + ")"),
-            s.getSince().toString(), s.getHealthyCount() + "/" + s.getUnhealthyCount() + "/" + s.getUnknownCount(),
-            t == null ? "-" : t, s.getRegion().isEmpty() ? "-" : s.getRegion(), probers(s));
-        totals.merge(s.getStatus(), 1, Integer::sum);
-      }
-      out.print(table);
-      out.println(rows.size() + " entities: " + totals.getOrDefault(HealthStatus.HEALTHY, 0) + " HEALTHY, "
-          + totals.getOrDefault(HealthStatus.UNHEALTHY, 0) + " UNHEALTHY, "
-          + totals.getOrDefault(HealthStatus.UNKNOWN, 0) + " UNKNOWN");
+    List<StatusRow> rows = new ArrayList<>(shown.size());
+    for (EntityKey key : shown) {
+      rows.add(new StatusRow(key, current.get(key), thresholds.of(key)));
     }
-    out.flush();
-    steps.step("output");
-    steps.print(spec.commandLine().getErr());
-    return 0;
+    return rows;
   }
 
   /** R-PQ-4: "asia UNHEALTHY, eu-west HEALTHY" for an endpoint decided across probers, as they were when decided. */
@@ -260,51 +291,26 @@ final class StatusCommand implements Callable<Integer> {
         case ENDPOINT -> {
           int slash = key.getName().indexOf('/');
           BackendService s = slash < 0 ? null : config.get(ResourceKind.BACKEND_SERVICE, key.getName().substring(0, slash));
-          return s == null ? null : consecutive(s.getHealthCheck());
+          return s == null ? null : io.healthmesh.streams.rules.Thresholds.of(s.getHealthCheck());
         }
         case EXTERNAL_ENDPOINT -> {
           HealthCheckSpec spec = external.get(key.getName());
-          return spec == null ? null : consecutive(spec);
+          return spec == null ? null : io.healthmesh.streams.rules.Thresholds.of(spec);
         }
         case HEALTH_SOURCE -> {
           HealthSource source = config.get(ResourceKind.HEALTH_SOURCE, key.getName());
           HealthAggregationPolicy p = source == null ? null
               : config.get(ResourceKind.HEALTH_AGGREGATION_POLICY, source.getHealthAggregationPolicy());
-          return p == null ? null : ">=" + p.getHealthyPercentThreshold() + "% and >=" + p.getMinHealthyThreshold();
+          return p == null ? null : io.healthmesh.streams.rules.Thresholds.of(p);
         }
         case COMPOSITE_HEALTH_CHECK, DRY_RUN_COMPOSITE_HEALTH_CHECK -> {
           CompositeHealthCheck c = config.get(ResourceKind.COMPOSITE_HEALTH_CHECK, key.getName());
-          return c == null ? null : style(c);
+          return c == null ? null : io.healthmesh.streams.rules.Thresholds.of(c);
         }
         default -> {
           return null;
         }
       }
-    }
-
-    /** R-OP-4: "ALL", "ANY", ">=2 of 3", with "+critical a,b". */
-    private static String style(CompositeHealthCheck c) {
-      String style = switch (c.getStyle()) {
-        case AT_LEAST_N -> ">=" + c.getMinHealthySources() + " of " + c.getHealthSources().size();
-        default -> c.getStyle().name();
-      };
-      return c.getCriticalSources().isEmpty() ? style : style + " +critical " + String.join(",", c.getCriticalSources());
-    }
-
-    /** "2 up/2 down", with R-OP-3's ", dwell 10s" and ", damp >3/300s", and R-PQ-2's ", quorum 50% of >=1", when set. */
-    private static String consecutive(HealthCheckSpec spec) {
-      String thresholds = spec.getHealthyThreshold() + " up/" + spec.getUnhealthyThreshold() + " down";
-      if (spec.getMinDwellSec() > 0) {
-        thresholds += ", dwell " + spec.getMinDwellSec() + "s";
-      }
-      if (spec.getFlapDamping() != null) {
-        thresholds += ", damp >" + spec.getFlapDamping().getMaxFailures() + "/" + spec.getFlapDamping().getWindowSec() + "s";
-      }
-      if (spec.getProberQuorum() != null) {
-        thresholds += ", quorum " + spec.getProberQuorum().getHealthyPercent() + "% of >="
-            + spec.getProberQuorum().getMinProbers();
-      }
-      return thresholds;
     }
   }
 }

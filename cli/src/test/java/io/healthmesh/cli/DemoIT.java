@@ -53,6 +53,19 @@ class DemoIT {
       assertThat(down.exit()).as(down.err()).isZero();
       assertThat(down.out()).contains("orders-use1/vm-1").contains("UNHEALTHY").contains("2 up/2 down")
           .contains("europe-west1/demo-prober UNHEALTHY, us-east1/demo-prober UNHEALTHY").doesNotContain("orders-euw1/");
+      // The same question asked of the topology's stores, and of a topology that is not there.
+      String topology = demo.metrics().get("topology").url().replace("/metrics", "");
+      Cli.Run live = Cli.execute(demo.bootstrap(), demo.registryUrl(), "status", "--kind", "endpoint", "--state",
+          "UNHEALTHY", "--topology-url", topology, "--timings");
+      assertThat(live.err()).as("answered by the topology").contains("topology's stores (3 entities, 1 instance(s))")
+          .doesNotContain("health-state");
+      assertThat(live.out()).contains("orders-use1/vm-3").contains("2 up/2 down").contains("us-east1 ")
+          .contains("europe-west1/demo-prober UNHEALTHY, us-east1/demo-prober UNHEALTHY").doesNotContain("orders-euw1/")
+          .contains("3 entities: 0 HEALTHY, 3 UNHEALTHY, 0 UNKNOWN");
+      Cli.Run away = Cli.execute(demo.bootstrap(), demo.registryUrl(), "status", "--kind", "endpoint", "--state",
+          "UNHEALTHY", "--topology-url", "http://127.0.0.1:" + freePort());
+      assertThat(away.err()).contains("note: no topology answered").contains("reading health-state instead");
+      assertThat(away.out()).contains("3 entities: 0 HEALTHY, 3 UNHEALTHY, 0 UNKNOWN");
       Cli.Run composites = Cli.execute(demo.bootstrap(), demo.registryUrl(), "status", "--kind", "composite-health-check");
       assertThat(composites.out()).as("the seed's style, R-OP-4").contains("orders-use1-chc").contains(" ALL ");
       awaitEdgesAgree(demo, Duration.ofSeconds(30));

@@ -1,6 +1,7 @@
 package io.healthmesh.observability;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -69,6 +70,19 @@ public final class MetricsServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot serve metrics on " + host + ":" + port + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Serves {@code path} with {@code handler} beside the metrics, behind the same slow-client
+   * limits (a component's API, such as the topology's status queries).
+   */
+  public void handle(String path, HttpHandler handler) {
+    server.createContext(path, handler);
+  }
+
+  /** The address it listens on, as given: 0.0.0.0 for every interface. */
+  public String host() {
+    return server.getAddress().getHostString();
   }
 
   public int port() {

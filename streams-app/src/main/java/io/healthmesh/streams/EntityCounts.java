@@ -6,14 +6,13 @@ import io.healthmesh.events.HealthStatus;
 import io.healthmesh.streams.aggregate.AggregateStores;
 import io.healthmesh.streams.endpoint.EndpointTable;
 import io.healthmesh.streams.endpoint.PerServiceStores;
+import io.healthmesh.streams.store.KeyValueStores;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.function.BiConsumer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
@@ -74,8 +73,7 @@ final class EntityCounts {
   }
 
   private <V> void scan(String store, BiConsumer<String, V> each) {
-    ReadOnlyKeyValueStore<String, V> view = streams.store(StoreQueryParameters.fromNameAndType(store,
-        QueryableStoreTypes.<String, V>keyValueStore()));
+    ReadOnlyKeyValueStore<String, V> view = KeyValueStores.queryable(streams, store);
     try (KeyValueIterator<String, V> it = view.all()) {
       while (it.hasNext()) {
         KeyValue<String, V> kv = it.next();

@@ -1,18 +1,23 @@
 package io.healthmesh.streams;
 
+import io.healthmesh.observability.MetricsServer;
 import io.healthmesh.schemas.KafkaAccess;
 import io.healthmesh.schemas.KafkaRefusal;
 import io.healthmesh.schemas.RegistryUnavailableException;
 import io.healthmesh.schemas.RetryingRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
+import io.healthmesh.streams.query.StatusService;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -31,6 +36,8 @@ import org.slf4j.LoggerFactory;
 public final class HealthStreamsApp implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(HealthStreamsApp.class);
   private static final Duration REGISTRY_PAUSE = Duration.ofSeconds(1);
+  /** How long an instance waits for another's part of a status query. */
+  private static final Duration PEER_TIMEOUT = Duration.ofSeconds(5);
   private final KafkaStreams streams;
   private final AtomicReference<String> refused;
 
@@ -54,6 +61,16 @@ public final class HealthStreamsApp implements AutoCloseable {
   /** Starts the topology; returns once it is RUNNING. */
   public static HealthStreamsApp start(StreamsSettings settings, SchemaRegistryClient registry, MeterRegistry meters,
       Duration timeout) {
+    return start(settings, registry, meters, timeout, null);
+  }
+
+  /**
+   * Starts the topology, answering status queries on {@code queries}' port ({@link StatusService})
+   * when it is not null; returns once it is RUNNING. Unless {@code streams.application.server}
+   * says otherwise, that port is the address other instances and healthctl ask.
+   */
+  public static HealthStreamsApp start(StreamsSettings settings, SchemaRegistryClient registry, MeterRegistry meters,
+      Duration timeout, MetricsServer queries) {
     BrokerLimits broker;
     int partitions;
     KafkaAccess access = kafkaAccess(settings.applicationId());
@@ -79,8 +96,15 @@ public final class HealthStreamsApp implements AutoCloseable {
     // A record whose schema is not cached waits here while the registry is away, never becomes
     // a dead letter; the wait stays well under the transaction timeout.
     SchemaRegistryClient retrying = new RetryingRegistryClient(registry, detection.registryWait()).bindTo(meters);
-    KafkaStreams streams = new KafkaStreams(HealthTopology.build(settings, retrying, meters, partitions),
-        settings.streamsProperties(broker));
+    Properties props = settings.streamsProperties(broker);
+    if (queries != null) {
+      props.putIfAbsent(StreamsConfig.APPLICATION_SERVER_CONFIG, advertised(queries));
+    }
+    KafkaStreams streams = new KafkaStreams(HealthTopology.build(settings, retrying, meters, partitions), props);
+    if (queries != null) {
+      queries.handle(StatusService.PATH, new StatusService(streams,
+          props.getProperty(StreamsConfig.APPLICATION_SERVER_CONFIG), PEER_TIMEOUT, meters));
+    }
     AtomicReference<String> refused = new AtomicReference<>();
     streams.setUncaughtExceptionHandler(e -> replaceThread(e, refused, access, admins));
     streams.setGlobalStateRestoreListener(new RestoreLog(meters));
@@ -90,6 +114,20 @@ public final class HealthStreamsApp implements AutoCloseable {
     HealthStreamsApp app = new HealthStreamsApp(streams, refused);
     app.awaitRunning(timeout);
     return app;
+  }
+
+  /** host:port where the others reach {@code server}: its host, or this machine's name when it listens on every interface. */
+  private static String advertised(MetricsServer server) {
+    String host = server.host();
+    if (host.equals("0.0.0.0") || host.equals("::")) {
+      try {
+        host = InetAddress.getLocalHost().getCanonicalHostName();
+      } catch (UnknownHostException e) {
+        throw new IllegalStateException("metrics.host listens on every interface and this machine's name is"
+            + " unknown (" + e.getMessage() + "); set streams.application.server to host:port", e);
+      }
+    }
+    return host + ":" + server.port();
   }
 
   /** The same client settings as Kafka Streams' own admin client: security, {@code streams.admin.*} overrides. */

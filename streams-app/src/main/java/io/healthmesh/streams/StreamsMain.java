@@ -19,12 +19,12 @@ public final class StreamsMain {
       MetricsServer metrics = settings.metrics().start(meters,
           () -> app.get() == null ? "the topology is starting" : app.get().notReady());
       app.set(HealthStreamsApp.start(settings, RestSchemaRegistryClient.of(settings.schemaRegistryUrl(), settings.streamsOverrides()), meters,
-          Duration.ofMinutes(2)));
+          Duration.ofMinutes(2), metrics));
       return new Launcher.Started(() -> {
         app.get().close();
         metrics.close();
       }, "health topology " + settings.applicationId() + " running against " + settings.bootstrapServers()
-          + "; metrics on " + metrics.url());
+          + "; metrics on " + metrics.url() + ", status queries on " + metrics.url().replace("/metrics", "/v1/status"));
     });
   }
 }

@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -130,10 +131,14 @@ public final class Demo implements AutoCloseable {
       s.setProperty(StreamsSettings.APPLICATION_ID, "healthmesh-demo");
       s.setProperty(StreamsSettings.STATE_DIR, dataDir.resolve("streams").toString());
       PrometheusMeterRegistry topologyMeters = MetricsServer.newRegistry("topology");
+      AtomicReference<HealthStreamsApp> running = new AtomicReference<>();
+      // served first, so that the topology answers status queries on its metrics port
+      demo.serve("topology", MetricsServer.start("127.0.0.1", ports.metrics(0), topologyMeters,
+          () -> running.get() != null && running.get().ready()));
       HealthStreamsApp topology = HealthStreamsApp.start(StreamsSettings.from(s), client, topologyMeters,
-          Duration.ofMinutes(2));
+          Duration.ofMinutes(2), demo.metrics.get("topology"));
+      running.set(topology);
       demo.started.add(topology);
-      demo.serve("topology", MetricsServer.start("127.0.0.1", ports.metrics(0), topologyMeters, topology::ready));
       Path keys = demoKeys(dataDir.resolve("dnssec-keys"));
       for (int i = 0; i < SampleConfig.REGIONS.size(); i++) {
         Properties e = new Properties();

@@ -14,9 +14,9 @@ public final class AggregateStores {
   static final String SERVICES = "aggregate-services";
   /** Counts apart from configurations: they change on every endpoint transition, configurations rarely. */
   static final String SERVICE_COUNTS = "aggregate-service-counts";
-  static final String POLICIES = "aggregate-policies";
-  static final String SOURCES = "aggregate-sources";
-  static final String COMPOSITES = "aggregate-composites";
+  public static final String POLICIES = "aggregate-policies";
+  public static final String SOURCES = "aggregate-sources";
+  public static final String COMPOSITES = "aggregate-composites";
   static final String FORWARDING_RULES = "aggregate-forwarding-rules";
   static final String CONFIG_OFFSETS = "aggregate-config-offsets";
   static final String FAILOVERS = "aggregate-failovers";

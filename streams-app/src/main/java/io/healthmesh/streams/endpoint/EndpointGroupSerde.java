@@ -30,7 +30,7 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
   /** Parsing fingerprint of the {@code EndpointStates} layout that {@link #encode} writes. */
-  static final long WRITTEN_FOR = 5590178396557110232L;
+  static final long WRITTEN_FOR = 6817546289849619261L;
   static final boolean BY_HAND = SchemaNormalization.parsingFingerprint64(EndpointStates.SCHEMA$) == WRITTEN_FOR;
   private static final byte[] EMPTY = new byte[0];
   private final SchemaRegistryClient registry;
@@ -92,7 +92,7 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
     byte[][] probers = s.probers == null ? new byte[0][] : Arrays.stream(s.probers).map(v -> utf8(v.prober)).toArray(byte[][]::new);
     int probersSize = Arrays.stream(probers).mapToInt(b -> 10 + b.length + 5 * 10).sum();
     Writer out = new Writer(10 + s.idUtf8.length + 7 * 10 + 1 + (d == null ? 0 : 7 * 10 + 2 + 10 * d.failures.length)
-        + 10 + prober.length + 20 + probersSize);
+        + 10 + prober.length + 20 + probersSize + 20);
     out.writeBytes(s.idUtf8);
     out.writeLong(s.status.ordinal());
     out.writeLong(s.since);
@@ -137,6 +137,12 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
       }
     }
     out.writeLong(0);
+    if (s.lastKnown == null) {
+      out.writeLong(0); // union branch: null
+    } else {
+      out.writeLong(1);
+      out.writeLong(s.lastKnown.ordinal());
+    }
     return Arrays.copyOf(out.buf, out.pos);
   }
 
@@ -150,7 +156,7 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
         .setConsecutiveSuccesses(s.successes).setConsecutiveFailures(s.failures)
         .setLastEventTime(Instant.ofEpochMilli(s.lastEventTime)).setExpiresAt(s.expiresAt)
         .setVersion(s.version).setDamping(damping(s.damping)).setProber(s.prober).setProbers(probers(s.probers))
-        .build()).toList());
+        .setLastKnownStatus(s.lastKnown).build()).toList());
   }
 
   private static EndpointDamping damping(EndpointState.Damping d) {
@@ -210,6 +216,7 @@ final class EndpointGroupSerde implements Serde<EndpointTable.Group> {
       // interned: a handful of prober names are shared by every endpoint they probe
       s.prober = e.getProber().intern();
       s.probers = views(e.getProbers());
+      s.lastKnown = e.getLastKnownStatus();
       s.group = group;
       group.members.add(s);
     }

@@ -37,14 +37,20 @@ final class EndpointPublisher {
    */
   void publish(Owners.Owner owner, HealthStatus before, EndpointState next, EndpointStateMachine.Change change,
       Origin origin, Instant eventTime) {
-    HealthState state = HealthState.newBuilder()
-        .setStatus(next.status).setSince(Instant.ofEpochMilli(next.since)).setRegion(owner.region())
-        .setHealthyCount(next.successes).setUnhealthyCount(next.failures)
-        .setVersion(next.version).setSourceOffset(origin == null ? null : origin.offset())
+    HealthState state = state(next, owner.region()).setSourceOffset(origin == null ? null : origin.offset())
         // an endpoint publishes only when its status changes (or at its first result, never known)
-        .setLastKnownStatus(Emitter.lastKnown(next.status, before, null))
-        .setProbers(views(next)).build();
+        .setLastKnownStatus(Emitter.lastKnown(next.status, before, null)).build();
     emitter.publish(owner.entity(), before, state, () -> cause(owner, next, change, origin), eventTime);
+  }
+
+  /**
+   * What an endpoint's health-state record says of it, as of its state now: the record published
+   * at its last transition, and what interactive queries answer (with the counts since).
+   */
+  static HealthState.Builder state(EndpointState s, String region) {
+    return HealthState.newBuilder().setStatus(s.status).setSince(Instant.ofEpochMilli(s.since)).setRegion(region)
+        .setHealthyCount(s.successes).setUnhealthyCount(s.failures).setVersion(s.version)
+        .setLastKnownStatus(s.lastKnown).setProbers(views(s));
   }
 
   /** R-PQ-4: each fresh prober's view, by name; none while one prober decides. */

@@ -1,6 +1,7 @@
 package io.healthmesh.streams.endpoint;
 
 import io.healthmesh.events.HealthStatus;
+import io.healthmesh.streams.output.Emitter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -18,6 +19,8 @@ public final class EndpointState {
   /** {@code service/endpoint}, or {@code /address} for an external endpoint; set when it joins the table. */
   String key;
   HealthStatus status = HealthStatus.UNKNOWN;
+  /** While UNKNOWN, the state before it, as its published record says (R-OP-2); kept for interactive queries. */
+  HealthStatus lastKnown;
   long since;
   int successes;
   int failures;
@@ -50,13 +53,47 @@ public final class EndpointState {
     return status;
   }
 
+  /** R-OP-2, as {@link io.healthmesh.streams.output.Emitter#lastKnown} words it for the published record. */
+  public HealthStatus lastKnown() {
+    return lastKnown;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public long since() {
+    return since;
+  }
+
+  public int successes() {
+    return successes;
+  }
+
+  public int failures() {
+    return failures;
+  }
+
+  public long version() {
+    return version;
+  }
+
+  /** Moves to {@code next}, remembering what it was when {@code next} is UNKNOWN. */
+  void moveTo(HealthStatus next) {
+    if (next != status) {
+      lastKnown = Emitter.lastKnown(next, status, null);
+      status = next;
+    }
+  }
+
   /** Everything that is stored of it, for comparing two runs. */
   @Override
   public String toString() {
     return id + ":" + status + ":" + successes + ":" + failures + ":" + lastEventTime + ":" + version
         + (damping == null ? "" : ":" + damping.pending + ":" + Arrays.toString(damping.failures)
             + ":" + damping.suppressedUntil + ":" + damping.suppressions)
-        + (prober.isEmpty() ? "" : ":" + prober) + (probers == null ? "" : ":" + Arrays.toString(probers));
+        + (prober.isEmpty() ? "" : ":" + prober) + (probers == null ? "" : ":" + Arrays.toString(probers))
+        + (lastKnown == null ? "" : ":was " + lastKnown);
   }
 
   /** What R-OP-3 keeps of an endpoint between results; field meanings as in {@code EndpointDamping}. */

@@ -142,7 +142,7 @@ final class EndpointStateMachine {
     Change change;
     if (spec.getMinDwellSec() == 0 && spec.getFlapDamping() == null && state.damping == null) {
       change = next != published ? Change.THRESHOLD : null; // the seed's behaviour, and the hot path
-      state.status = next;
+      state.moveTo(next);
     } else {
       change = damped(state, next, eventTime, spec);
     }
@@ -209,7 +209,7 @@ final class EndpointStateMachine {
       boolean suppressed = target == HealthStatus.UNHEALTHY && spec.getFlapDamping() != null
           && failedTooOften(d, eventTime, spec.getFlapDamping());
       change = suppressed ? Change.SUPPRESSED : released ? Change.RELEASED : dwell > 0 ? Change.DWELLED : Change.THRESHOLD;
-      state.status = target;
+      state.moveTo(target);
     }
     state.damping = d.idle() ? null : d;
     return change;
@@ -253,7 +253,7 @@ final class EndpointStateMachine {
       state.since = state.expiresAt;
       state.version++;
     }
-    state.status = HealthStatus.UNKNOWN;
+    state.moveTo(HealthStatus.UNKNOWN);
     state.successes = 0;
     state.failures = 0;
     state.expiresAt = 0;

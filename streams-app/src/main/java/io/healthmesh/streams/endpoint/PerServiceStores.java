@@ -15,9 +15,9 @@ import org.apache.kafka.streams.StreamsBuilder;
 public final class PerServiceStores {
   public static final String ENDPOINTS = "endpoints";
   static final String COMMIT_HOOK = "endpoints-commit-hook";
-  static final String SERVICES = "services";
+  public static final String SERVICES = "services";
   static final String PROBE_CLOCK = "probe-clock";
-  static final String EXTERNAL_REFS = "external-endpoint-refs";
+  public static final String EXTERNAL_REFS = "external-endpoint-refs";
   static final String RULES = "service-forwarding-rules";
   /** The DNS-target health of load balancers (R-DNSHC-2/3), as last published. */
   public static final String PUBLISHED_TARGETS = "published-dns-targets";

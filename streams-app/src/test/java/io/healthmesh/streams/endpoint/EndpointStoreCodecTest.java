@@ -62,6 +62,9 @@ class EndpointStoreCodecTest {
           s.probers[v].expiresAt = random.nextLong();
         }
       }
+      if (i % 6 == 4) { // R-OP-2: what an UNKNOWN endpoint was, kept for interactive queries
+        s.lastKnown = i % 12 == 4 ? HealthStatus.HEALTHY : HealthStatus.UNHEALTHY;
+      }
       group.members.add(s);
     }
     EndpointGroupSerde serde = new EndpointGroupSerde(registry);
@@ -167,5 +170,20 @@ class EndpointStoreCodecTest {
       // (OmitStackTraceInFastThrow), the same damage reads "...Exception" alone.
       return e.reason() + ": " + e.getMessage().replaceAll("(Exception|Error): .*$", "$1");
     }
+  }
+
+  @Test
+  void lastKnown_isWhatTheStateWasBeforeUnknown_R_OP_2() {
+    EndpointState s = new EndpointState("vm-1");
+    s.moveTo(HealthStatus.UNKNOWN);
+    assertEquals(null, s.lastKnown(), "never known");
+    s.moveTo(HealthStatus.HEALTHY);
+    assertEquals(null, s.lastKnown(), "known now");
+    s.moveTo(HealthStatus.UNKNOWN);
+    assertEquals(HealthStatus.HEALTHY, s.lastKnown());
+    s.moveTo(HealthStatus.UNKNOWN);
+    assertEquals(HealthStatus.HEALTHY, s.lastKnown(), "staying unknown keeps it");
+    s.moveTo(HealthStatus.UNHEALTHY);
+    assertEquals(null, s.lastKnown());
   }
 }

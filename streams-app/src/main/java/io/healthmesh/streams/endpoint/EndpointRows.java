@@ -1,0 +1,97 @@
+package io.healthmesh.streams.endpoint;
+
+import io.healthmesh.config.BackendService;
+import io.healthmesh.events.EntityKey;
+import io.healthmesh.events.EntityKind;
+import io.healthmesh.events.HealthState;
+import io.healthmesh.internal.ExternalEndpointRef;
+import io.healthmesh.internal.ServiceSnapshot;
+import io.healthmesh.streams.rules.Thresholds;
+import io.healthmesh.streams.store.KeyValueStores;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * Endpoints as interactive queries see them: read from this instance's stores (never from the
+ * processors' heap), each worded as its health-state record would say it now, with the
+ * thresholds its configuration judges it by.
+ */
+public final class EndpointRows {
+
+  /** Receives each endpoint found. */
+  public interface Sink {
+    void accept(EntityKey key, HealthState state, String thresholds);
+  }
+
+  private EndpointRows() {}
+
+  /**
+   * Every endpoint of {@code kind} (ENDPOINT or EXTERNAL_ENDPOINT) whose name starts with
+   * {@code namePrefix} and passes {@code names}: the prefix narrows the scan to the groups that
+   * can hold such names, so a question about one service reads that service's groups only.
+   */
+  public static void read(KafkaStreams streams, EntityKind kind, String namePrefix, Predicate<String> names, Sink out) {
+    ReadOnlyKeyValueStore<String, EndpointTable.Group> groups = KeyValueStores.queryable(streams, PerServiceStores.ENDPOINTS);
+    boolean external = kind == EntityKind.EXTERNAL_ENDPOINT;
+    String scan = external ? "/" + namePrefix
+        : namePrefix.contains("/") ? namePrefix.substring(0, namePrefix.indexOf('/')) + "#" : namePrefix;
+    Judges judges = new Judges(streams);
+    try (KeyValueIterator<String, EndpointTable.Group> it = KeyValueStores.startingWith(groups, scan)) {
+      while (it.hasNext()) {
+        KeyValue<String, EndpointTable.Group> group = it.next();
+        if (group.key.startsWith("/") != external) {
+          continue;
+        }
+        String service = external ? "" : group.key.substring(0, group.key.lastIndexOf('#'));
+        for (EndpointState s : group.value.members) {
+          String name = external ? s.id : EndpointTable.key(service, s.id);
+          if (names.test(name)) {
+            BackendService config = external ? null : judges.service(service);
+            String region = config == null ? "" : config.getRegion();
+            String thresholds = external ? judges.external(s.id)
+                : config == null || config.getHealthCheck() == null ? null : Thresholds.of(config.getHealthCheck());
+            out.accept(new EntityKey(kind, name), EndpointPublisher.state(s, region).build(), thresholds);
+          }
+        }
+      }
+    }
+  }
+
+
+  /** The configuration that judges endpoints, read once per service. */
+  private static final class Judges {
+    private final ReadOnlyKeyValueStore<String, ServiceSnapshot> services;
+    private final ReadOnlyKeyValueStore<String, ExternalEndpointRef> refs;
+    private final Map<String, BackendService> seen = new HashMap<>();
+
+    Judges(KafkaStreams streams) {
+      this.services = KeyValueStores.queryable(streams, PerServiceStores.SERVICES);
+      this.refs = KeyValueStores.queryable(streams, PerServiceStores.EXTERNAL_REFS);
+    }
+
+    BackendService service(String name) {
+      return seen.computeIfAbsent(name, n -> {
+        ServiceSnapshot s = services.get(n);
+        return s == null ? null : s.getConfig();
+      });
+    }
+
+    /** As the topology judges it ({@link Owners#of}): by the first record set that checks it. */
+    String external(String address) {
+      try (KeyValueIterator<String, ExternalEndpointRef> it = KeyValueStores.startingWith(refs, address + "|")) {
+        while (it.hasNext()) {
+          ExternalEndpointRef ref = it.next().value;
+          if (!ref.getRemoved() && ref.getHealthCheck() != null) {
+            return Thresholds.of(ref.getHealthCheck());
+          }
+        }
+      }
+      return null;
+    }
+  }
+}

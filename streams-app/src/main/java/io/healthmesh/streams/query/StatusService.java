@@ -1,0 +1,167 @@
+package io.healthmesh.streams.query;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code GET /v1/status?kind=&name=&state=}: live state the way Kafka Streams applications serve
+ * it. The instance asked answers from its own stores and asks every other instance of the
+ * application ({@code application.server}) for theirs with {@code scope=local}, so the answer is
+ * whole or an error: 503 while a rebalance moves stores or an instance does not answer, never a
+ * part presented as the whole.
+ */
+public final class StatusService implements HttpHandler {
+  public static final String PATH = "/v1/status";
+  private static final Logger LOG = LoggerFactory.getLogger(StatusService.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonFactory FACTORY = JSON.getFactory();
+  private final KafkaStreams streams;
+  /** This instance's {@code application.server}; null when not set, and then it answers for itself alone. */
+  private final HostInfo self;
+  private final Duration peerTimeout;
+  private final Counter answered;
+  private final Counter refused;
+
+  public StatusService(KafkaStreams streams, String applicationServer, Duration peerTimeout, MeterRegistry meters) {
+    this.streams = streams;
+    this.self = applicationServer == null || applicationServer.isEmpty() ? null : HostInfo.buildFromEndpoint(applicationServer);
+    this.peerTimeout = peerTimeout;
+    this.answered = Counter.builder("healthmesh.status.queries").tag("outcome", "answered")
+        .description("Status queries (GET /v1/status) by outcome").register(meters);
+    this.refused = Counter.builder("healthmesh.status.queries").tag("outcome", "refused")
+        .description("Status queries (GET /v1/status) by outcome").register(meters);
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      if (!exchange.getRequestMethod().equals("GET")) {
+        refuse(exchange, 405, "only GET");
+        return;
+      }
+      String raw = exchange.getRequestURI().getRawQuery();
+      StatusQuery query;
+      try {
+        query = StatusQuery.parse(raw);
+      } catch (IllegalArgumentException e) {
+        refuse(exchange, 400, e.getMessage());
+        return;
+      }
+      boolean localOnly = raw != null && raw.contains("scope=local");
+      List<StatusRow> rows;
+      int instances = 1;
+      try {
+        if (streams.state() != KafkaStreams.State.RUNNING) {
+          throw new Unanswerable("the topology is " + streams.state() + ", its stores are not all in place");
+        }
+        rows = new ArrayList<>(LocalStatus.rows(streams, query));
+        if (!localOnly) {
+          for (HostInfo peer : peers()) {
+            rows.addAll(ask(peer, query));
+            instances++;
+          }
+        }
+      } catch (InvalidStateStoreException e) {
+        refuse(exchange, 503, "a rebalance is moving the stores: " + e.getMessage());
+        return;
+      } catch (Unanswerable e) {
+        refuse(exchange, 503, e.getMessage());
+        return;
+      } catch (RuntimeException e) {
+        // a defect, not a state of the topology: said whole, and counted, instead of a dropped connection
+        LOG.error("status query {} failed", raw, e);
+        refuse(exchange, 500, "the query failed: " + e);
+        return;
+      }
+      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      exchange.sendResponseHeaders(200, 0);
+      try (OutputStream out = exchange.getResponseBody(); JsonGenerator json = FACTORY.createGenerator(out)) {
+        json.writeStartObject();
+        json.writeNumberField("instances", instances);
+        json.writeArrayFieldStart("rows");
+        for (StatusRow row : rows) {
+          row.write(json);
+        }
+        json.writeEndArray();
+        json.writeEndObject();
+      }
+      answered.increment();
+    }
+  }
+
+  /** Every other instance holding active tasks, by its {@code application.server}. */
+  private List<HostInfo> peers() {
+    List<HostInfo> peers = new ArrayList<>();
+    for (StreamsMetadata m : streams.metadataForAllStreamsClients()) {
+      if (!m.hostInfo().equals(self) && !m.topicPartitions().isEmpty()) {
+        if (m.hostInfo().port() <= 0) {
+          throw new Unanswerable("an instance has no application.server, so its stores cannot be asked");
+        }
+        peers.add(m.hostInfo());
+      }
+    }
+    return peers;
+  }
+
+  private List<StatusRow> ask(HostInfo peer, StatusQuery query) {
+    String url = "http://" + peer.host() + ":" + peer.port() + PATH + "?" + query.toQueryString() + "&scope=local";
+    try {
+      HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
+      c.setConnectTimeout((int) peerTimeout.toMillis());
+      c.setReadTimeout((int) peerTimeout.toMillis());
+      if (c.getResponseCode() != 200) {
+        try (InputStream err = c.getErrorStream()) {
+          String why = err == null ? "" : new String(err.readAllBytes(), StandardCharsets.UTF_8).trim();
+          throw new Unanswerable("instance " + peer + " answered " + c.getResponseCode() + ": " + why);
+        }
+      }
+      try (InputStream in = c.getInputStream()) {
+        List<StatusRow> rows = new ArrayList<>();
+        for (JsonNode row : JSON.readTree(in).path("rows")) {
+          rows.add(StatusRow.read(row));
+        }
+        return rows;
+      }
+    } catch (IOException e) {
+      throw new Unanswerable("instance " + peer + " did not answer: " + e);
+    }
+  }
+
+  private void refuse(HttpExchange exchange, int code, String why) throws IOException {
+    refused.increment();
+    byte[] body = (why + "\n").getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+    exchange.sendResponseHeaders(code, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  /** Why the whole answer cannot be given. */
+  private static final class Unanswerable extends RuntimeException {
+    Unanswerable(String message) {
+      super(message, null, false, false);
+    }
+  }
+}

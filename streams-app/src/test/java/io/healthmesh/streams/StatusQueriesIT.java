@@ -1,0 +1,185 @@
+package io.healthmesh.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healthmesh.config.CompositeHealthCheck;
+import io.healthmesh.config.CompositeStyle;
+import io.healthmesh.config.HealthAggregationPolicy;
+import io.healthmesh.config.HealthSource;
+import io.healthmesh.events.EntityKey;
+import io.healthmesh.events.EntityKind;
+import io.healthmesh.events.HealthState;
+import io.healthmesh.events.ProbeResult;
+import io.healthmesh.kafka.embedded.EmbeddedKafka;
+import io.healthmesh.observability.MetricsServer;
+import io.healthmesh.registry.RegistrySettings;
+import io.healthmesh.registry.SchemaRegistry;
+import io.healthmesh.schemas.RestSchemaRegistryClient;
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.Topics;
+import io.healthmesh.streams.query.StatusRow;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Interactive queries (docs/architecture.md, "Status from the stores") on a real broker with two
+ * topology instances: either instance answers for both, with what health-state says.
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class StatusQueriesIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final int SERVICES = 6;
+  private static final int ENTITIES = SERVICES * 4 + SERVICES + 3 + 1;
+
+  @Test
+  void eitherInstanceAnswersForAll_withWhatHealthStateSays_whenTwoShareTheTasks_R_OP_6(@TempDir Path dir) throws Exception {
+    try (EmbeddedKafka kafka = EmbeddedKafka.builder().partitions(4).start();
+        SchemaRegistry registry = SchemaRegistry.start(RegistrySettings.forTests(kafka.bootstrapServers()))) {
+      SchemaRegistryClient client = new RestSchemaRegistryClient(registry.url());
+      configure(kafka, client);
+      try (MetricsServer httpA = MetricsServer.start("127.0.0.1", 0, MetricsServer.newRegistry("topology"), () -> true);
+          MetricsServer httpB = MetricsServer.start("127.0.0.1", 0, MetricsServer.newRegistry("topology"), () -> true);
+          HealthStreamsApp a = start(kafka, registry, client, dir.resolve("a"), httpA);
+          HealthStreamsApp b = start(kafka, registry, client, dir.resolve("b"), httpB)) {
+        probe(kafka, client);
+        EntityKey composite = new EntityKey(EntityKind.COMPOSITE_HEALTH_CHECK, "chc");
+        // 24 endpoints, 6 services, 3 sources, the composite
+        await().atMost(Duration.ofSeconds(90)).until(() -> a.state() == KafkaStreams.State.RUNNING
+            && b.state() == KafkaStreams.State.RUNNING && published(kafka, client).size() >= ENTITIES
+            && published(kafka, client).get(composite) != null && get(httpA, "").code == 200
+            && rows(get(httpA, "")).size() == published(kafka, client).size());
+        Map<EntityKey, HealthState> published = published(kafka, client);
+
+        Map<EntityKey, StatusRow> fromA = rows(get(httpA, ""));
+        Map<EntityKey, StatusRow> fromB = rows(get(httpB, ""));
+        assertThat(fromA.keySet()).as("every published entity, whichever instance is asked")
+            .isEqualTo(published.keySet()).isEqualTo(fromB.keySet());
+        published.forEach((key, state) -> {
+          HealthState answered = fromA.get(key).state();
+          assertThat(answered.getStatus()).as(key + " state").isEqualTo(state.getStatus());
+          assertThat(answered.getSince()).as(key + " since").isEqualTo(state.getSince());
+          assertThat(answered.getVersion()).as(key + " version").isEqualTo(state.getVersion());
+          assertThat(answered.getRegion()).as(key + " region").isEqualTo(state.getRegion());
+          assertThat(answered.getLastKnownStatus()).as(key + " last known").isEqualTo(state.getLastKnownStatus());
+        });
+
+        Map<EntityKey, StatusRow> localA = rows(get(httpA, "scope=local"));
+        Map<EntityKey, StatusRow> localB = rows(get(httpB, "scope=local"));
+        assertThat(localA).as("each instance holds a part").isNotEmpty().hasSizeLessThan(published.size());
+        assertThat(localB).isNotEmpty();
+        assertThat(localA.keySet()).doesNotContainAnyElementsOf(localB.keySet());
+
+        assertThat(fromA.get(new EntityKey(EntityKind.ENDPOINT, "svc-1/vm-2")).thresholds()).isEqualTo("1 up/1 down");
+        assertThat(fromB.get(new EntityKey(EntityKind.HEALTH_SOURCE, "src-1")).thresholds()).isEqualTo(">=50% and >=1");
+        assertThat(fromB.get(new EntityKey(EntityKind.COMPOSITE_HEALTH_CHECK, "chc")).thresholds())
+            .isEqualTo(">=2 of 3 +critical src-0");
+
+        Map<EntityKey, StatusRow> narrow = rows(get(httpB, "kind=ENDPOINT&name=svc-1/*&state=UNHEALTHY"));
+        assertThat(narrow.keySet()).containsExactly(new EntityKey(EntityKind.ENDPOINT, "svc-1/vm-1"));
+        assertThat(rows(get(httpA, "kind=COMPOSITE_HEALTH_CHECK")).keySet())
+            .containsExactly(new EntityKey(EntityKind.COMPOSITE_HEALTH_CHECK, "chc"));
+        Answer bad = get(httpA, "kind=SERVICE");
+        assertThat(bad.code).isEqualTo(400);
+        assertThat(bad.body).contains("unknown kind 'SERVICE'");
+      }
+    }
+  }
+
+  private static HealthStreamsApp start(EmbeddedKafka kafka, SchemaRegistry registry, SchemaRegistryClient client,
+      Path stateDir, MetricsServer http) {
+    Properties p = new Properties();
+    p.setProperty(StreamsSettings.BOOTSTRAP_SERVERS, kafka.bootstrapServers());
+    p.setProperty(StreamsSettings.SCHEMA_REGISTRY_URL, registry.url());
+    p.setProperty(StreamsSettings.APPLICATION_ID, "status-queries-it");
+    p.setProperty(StreamsSettings.STATE_DIR, stateDir.toString());
+    return HealthStreamsApp.start(StreamsSettings.from(p), client, new SimpleMeterRegistry(), Duration.ofMinutes(1),
+        http);
+  }
+
+  /** Services svc-0..5 (4 endpoints, thresholds 1), a source on each of the first three, a composite of them. */
+  private static void configure(EmbeddedKafka kafka, SchemaRegistryClient client) throws Exception {
+    for (int s = 0; s < SERVICES; s++) {
+      send(kafka, client, Topics.BACKEND_SERVICES, "svc-" + s, Harness.service("svc-" + s, 4, 1, 1));
+    }
+    send(kafka, client, Topics.HEALTH_AGGREGATION_POLICIES, "half", HealthAggregationPolicy.newBuilder().setName("half")
+        .setRegion(Harness.REGION).setHealthyPercentThreshold(50).setMinHealthyThreshold(1).build());
+    for (int s = 0; s < 3; s++) {
+      send(kafka, client, Topics.HEALTH_SOURCES, "src-" + s, HealthSource.newBuilder().setName("src-" + s)
+          .setRegion(Harness.REGION).setBackendService("svc-" + s).setHealthAggregationPolicy("half").build());
+    }
+    send(kafka, client, Topics.COMPOSITE_HEALTH_CHECKS, "chc", CompositeHealthCheck.newBuilder().setName("chc")
+        .setRegion(Harness.REGION).setHealthSources(List.of("src-0", "src-1", "src-2")).setHealthDestination("fr-orders")
+        .setStyle(CompositeStyle.AT_LEAST_N).setMinHealthySources(2).setCriticalSources(List.of("src-0")).build());
+  }
+
+  /** One result per endpoint: svc-1's vm-1 fails, every other passes. */
+  private static void probe(EmbeddedKafka kafka, SchemaRegistryClient client) throws Exception {
+    try (KafkaProducer<String, ProbeResult> probes = BrokerIO.producer(kafka, Topics.PROBE_RESULTS, client)) {
+      for (int s = 0; s < SERVICES; s++) {
+        for (String vm : Harness.vms(1, 4)) {
+          boolean fails = s == 1 && vm.equals("vm-1");
+          probes.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), "svc-" + s, ProbeResult.newBuilder()
+              .setBackendService("svc-" + s).setEndpointId(vm).setSuccess(!fails).setEventTime(Instant.now())
+              .setProber("p1").build())).get();
+        }
+      }
+    }
+  }
+
+  private static <V extends SpecificRecord> void send(EmbeddedKafka kafka, SchemaRegistryClient client,
+      io.healthmesh.schemas.Topic<String, V> topic, String key, V value) throws Exception {
+    try (KafkaProducer<String, V> producer = BrokerIO.producer(kafka, topic, client)) {
+      producer.send(new ProducerRecord<>(topic.name(), key, value)).get();
+    }
+  }
+
+  private static Map<EntityKey, HealthState> published(EmbeddedKafka kafka, SchemaRegistryClient client) {
+    Map<EntityKey, HealthState> latest = new HashMap<>();
+    BrokerIO.read(kafka, client, Topics.HEALTH_STATE, r -> {
+      if (r.value() == null) {
+        latest.remove(r.key());
+      } else {
+        latest.put(r.key(), r.value());
+      }
+    });
+    return latest;
+  }
+
+  private record Answer(int code, String body) {}
+
+  private static Answer get(MetricsServer server, String query) throws Exception {
+    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+        + "/v1/status?" + query)).build(), HttpResponse.BodyHandlers.ofString());
+    return new Answer(response.statusCode(), response.body());
+  }
+
+  private static Map<EntityKey, StatusRow> rows(Answer answer) throws Exception {
+    assertThat(answer.code).as(answer.body).isEqualTo(200);
+    JsonNode rows = JSON.readTree(answer.body).get("rows");
+    return java.util.stream.StreamSupport.stream(rows.spliterator(), false).map(StatusRow::read)
+        .collect(Collectors.toMap(StatusRow::key, r -> r));
+  }
+}
