@@ -77,11 +77,16 @@ public final class HealthctlBenchmark {
         rows.add(row(n, "kcat resource-record-sets (anchor)", recordBytes, recordBytes));
         Command cli = new Command(launcher, cluster, dir);
         rows.add(row(n, "--help", cli.measure(false, "--help"), healthBytes));
-        rows.add(row(n, "status", cli.measure(true, "status"), healthBytes));
-        rows.add(row(n, "status --kind COMPOSITE_HEALTH_CHECK", cli.measure(true, "status", "--kind",
-            "COMPOSITE_HEALTH_CHECK"), healthBytes));
-        rows.add(row(n, "status --name " + EdgeScaleBenchmark.primary(7), cli.measure(true, "status", "--name",
-            EdgeScaleBenchmark.primary(7)), healthBytes));
+        // each status question asked of the topology's stores (R-OP-6), then read from health-state
+        String stores = topology.url();
+        for (String from : List.of("--topology-url=" + stores, "--from-topic")) {
+          String how = from.startsWith("--from") ? " --from-topic" : " (stores)";
+          rows.add(row(n, "status" + how, cli.measure(true, "status", from), healthBytes));
+          rows.add(row(n, "status --kind COMPOSITE_HEALTH_CHECK" + how, cli.measure(true, "status", "--kind",
+              "COMPOSITE_HEALTH_CHECK", from), healthBytes));
+          rows.add(row(n, "status --name " + EdgeScaleBenchmark.primary(7) + how, cli.measure(true, "status",
+              "--name", EdgeScaleBenchmark.primary(7), from), healthBytes));
+        }
         rows.add(row(n, "get zone", cli.measure(true, "get", "zone"), recordBytes));
         rows.add(row(n, "get rrs (one)", cli.measure(true, "get", "rrs", "bench/r7.bench.example./A"), recordBytes));
         rows.add(row(n, "get rrs", cli.measure(true, "get", "rrs"), recordBytes));

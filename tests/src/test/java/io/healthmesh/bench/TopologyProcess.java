@@ -22,12 +22,20 @@ import java.util.regex.Pattern;
 final class TopologyProcess implements AutoCloseable {
   private static final Pattern PAUSE = Pattern.compile("\\[([0-9.]+)s\\].*Pause.* ([0-9.]+)ms$");
 
+  private static final Pattern METRICS = Pattern.compile("metrics on (http://\\S+)/metrics");
   private final Process process;
   private final Path gcLog;
+  private final String baseUrl;
 
-  private TopologyProcess(Process process, Path gcLog) {
+  private TopologyProcess(Process process, Path gcLog, String baseUrl) {
     this.process = process;
     this.gcLog = gcLog;
+    this.baseUrl = baseUrl;
+  }
+
+  /** Where it serves metrics and status queries (R-OP-6): http://host:port. */
+  String url() {
+    return baseUrl;
   }
 
   /** Starts {@code StreamsMain} with these settings and returns once it says it runs. */
@@ -60,7 +68,8 @@ final class TopologyProcess implements AutoCloseable {
         Thread copier = new Thread(() -> copy(out, dir.resolve("topology.log")), "topology-log");
         copier.setDaemon(true);
         copier.start();
-        return new TopologyProcess(process, gcLog);
+        Matcher url = METRICS.matcher(line);
+        return new TopologyProcess(process, gcLog, url.find() ? url.group(1) : null);
       }
     }
     throw new IllegalStateException("the topology exited before it ran:\n" + String.join("\n", head));

@@ -100,12 +100,27 @@ public final class Documents {
 
   /** The documents of one piece (one, or none when it is empty), or its syntax problem. */
   public static Loaded parse(Piece piece) {
-    List<Document> documents = new ArrayList<>();
-    List<String> problems = new ArrayList<>();
-    int index = piece.index();
     // Anchors, aliases and merge keys cannot be written without these bytes; most files have none
     // and are parsed without the delegate that resolves them.
     boolean aliases = Aliases.mayUse(piece.text());
+    // Most files are in the plain subset that is read without the full parser (PlainYaml).
+    List<JsonNode> plain = aliases ? null : PlainYaml.parse(piece.text());
+    if (plain != null) {
+      List<Document> documents = new ArrayList<>();
+      int index = piece.index();
+      for (JsonNode node : plain) {
+        documents.add(new Document(piece.name() + ":" + ++index, node));
+      }
+      return new Loaded(documents, List.of());
+    }
+    return parseFully(piece, aliases);
+  }
+
+  /** The documents of one piece as the full YAML parser reads them. */
+  static Loaded parseFully(Piece piece, boolean aliases) {
+    List<Document> documents = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    int index = piece.index();
     try (JsonParser parser = aliases ? new Aliases((YAMLParser) FACTORY.createParser(piece.text()))
         : FACTORY.createParser(piece.text());
         MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(parser)) {
