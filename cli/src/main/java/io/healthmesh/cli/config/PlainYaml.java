@@ -463,38 +463,64 @@ final class PlainYaml {
   static JsonNode scalar(String s) {
     char c = s.charAt(0);
     if (c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.') {
-      if (s.matches("0|-?[1-9][0-9]{0,8}")) {
-        return IntNode.valueOf(Integer.parseInt(s));
-      }
-      if (s.matches("-?(0|[1-9][0-9]{0,8})\\.[0-9]{1,9}")) {
-        return DoubleNode.valueOf(Double.parseDouble(s)); // a trickle fraction, a percentage
-      }
-      // Two dots or more (an address, a CIDR) and no colon, underscore or letter e: never a
-      // number, a sexagesimal or a timestamp in YAML 1.1.
-      int dots = 0;
-      for (int i = 0; i < s.length(); i++) {
-        char x = s.charAt(i);
-        dots += x == '.' ? 1 : 0;
-        if (x == ':' || x == '_' || x == 'e' || x == 'E' || x == ' ' || x == '-' && i > 0) {
-          throw GiveUp.INSTANCE;
-        }
-      }
-      if (dots < 2 || c != '.' && (c < '0' || c > '9')) {
-        throw GiveUp.INSTANCE;
-      }
-      return TextNode.valueOf(s);
+      return number(s);
     }
     if (c == '~' || c == '<' || c == '=') {
       throw GiveUp.INSTANCE;
     }
-    String lower = s.toLowerCase(java.util.Locale.ROOT);
-    if (TYPED_WORDS.contains(lower)) {
+    if (s.length() <= 5 && TYPED_WORDS.contains(s.toLowerCase(java.util.Locale.ROOT))) {
       if (s.equals("true") || s.equals("false")) {
         return BooleanNode.valueOf(s.equals("true"));
       }
       throw GiveUp.INSTANCE;
     }
     return TextNode.valueOf(s);
+  }
+
+  /**
+   * What starts like a number: a decimal integer of up to nine digits, a plain decimal fraction,
+   * or text with two dots or more (an address, a CIDR) and no colon, underscore, space, letter e
+   * or inner minus, which YAML 1.1 can read as neither a number, a sexagesimal nor a timestamp.
+   */
+  private static JsonNode number(String s) {
+    int n = s.length();
+    int i = s.charAt(0) == '-' ? 1 : 0;
+    int digits = 0;
+    while (i + digits < n && isDigit(s.charAt(i + digits))) {
+      digits++;
+    }
+    boolean leadingZero = digits > 1 && s.charAt(i) == '0';
+    if (digits > 0 && digits <= 9 && !leadingZero) {
+      if (i + digits == n && !(i == 1 && s.charAt(1) == '0')) {
+        return IntNode.valueOf(Integer.parseInt(s));
+      }
+      int fraction = 0;
+      if (i + digits < n && s.charAt(i + digits) == '.') {
+        while (i + digits + 1 + fraction < n && isDigit(s.charAt(i + digits + 1 + fraction))) {
+          fraction++;
+        }
+        if (fraction > 0 && fraction <= 9 && i + digits + 1 + fraction == n) {
+          return DoubleNode.valueOf(Double.parseDouble(s)); // a trickle fraction, a percentage
+        }
+      }
+    }
+    int dots = 0;
+    for (int k = 0; k < n; k++) {
+      char x = s.charAt(k);
+      dots += x == '.' ? 1 : 0;
+      if (x == ':' || x == '_' || x == 'e' || x == 'E' || x == ' ' || x == '-' && k > 0) {
+        throw GiveUp.INSTANCE;
+      }
+    }
+    char c = s.charAt(0);
+    if (dots < 2 || c != '.' && !isDigit(c)) {
+      throw GiveUp.INSTANCE;
+    }
+    return TextNode.valueOf(s);
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 
   /** Characters that cannot start a plain scalar or key here. */
