@@ -19,6 +19,7 @@ import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthStatus;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
+import io.healthmesh.streams.query.StatusClient;
 import io.healthmesh.streams.query.StatusQuery;
 import io.healthmesh.streams.query.StatusRow;
 import io.healthmesh.streams.rules.DnsTargets;
@@ -111,10 +112,10 @@ final class StatusCommand implements Callable<Integer> {
     String topology = topologyUrl();
     if (topology != null && !fromTopic) {
       try {
-        TopologyStatus.Answer answer = TopologyStatus.ask(topology, query);
+        StatusClient.Answer answer = TopologyStatus.ask(topology, query);
         rows = answer.rows();
         steps.step("topology's stores (" + rows.size() + " entities, " + answer.instances() + " instance(s))");
-      } catch (TopologyStatus.Unanswered e) {
+      } catch (StatusClient.Unanswered e) {
         spec.commandLine().getErr().println("note: no topology answered (" + e.getMessage()
             + "); reading health-state instead");
       }

@@ -101,6 +101,13 @@ final class PlainYaml {
     }
   }
 
+  /** One level deeper; the full parser words what nests too deep. */
+  private void enter() {
+    if (++depth > Documents.MAX_DEPTH - 2) {
+      throw GiveUp.INSTANCE;
+    }
+  }
+
   private static boolean utf8(byte[] text) {
     try {
       StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
@@ -113,9 +120,7 @@ final class PlainYaml {
 
   /** The block node whose first line starts at {@code pos} with {@code indent} spaces; {@code parent} is the indent above. */
   private JsonNode blockNode(int indent, int parent) {
-    if (++depth > Documents.MAX_DEPTH - 2) {
-      throw GiveUp.INSTANCE;
-    }
+    enter();
     pos = lineStart(pos) + indent;
     JsonNode node;
     if (isDash(pos)) {
@@ -219,9 +224,7 @@ final class PlainYaml {
         throw GiveUp.INSTANCE; // "- - a"
       } else if (startsKey()) {
         int column = pos - lineStart(pos);
-        if (++depth > Documents.MAX_DEPTH - 2) {
-          throw GiveUp.INSTANCE;
-        }
+        enter();
         list.add(mapping(column, column));
         depth--;
       } else {
@@ -283,9 +286,7 @@ final class PlainYaml {
 
   /** A flow collection, over as many lines as it takes, each indented more than {@code indent}. */
   private JsonNode flow(int indent) {
-    if (++depth > Documents.MAX_DEPTH - 2) {
-      throw GiveUp.INSTANCE;
-    }
+    enter();
     boolean map = b[pos] == '{';
     byte close = (byte) (map ? '}' : ']');
     pos++;

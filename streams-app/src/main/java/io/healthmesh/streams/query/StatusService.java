@@ -2,17 +2,13 @@ package io.healthmesh.streams.query;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.HttpURLConnection;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,8 +30,7 @@ import org.slf4j.LoggerFactory;
 public final class StatusService implements HttpHandler {
   public static final String PATH = "/v1/status";
   private static final Logger LOG = LoggerFactory.getLogger(StatusService.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final JsonFactory FACTORY = JSON.getFactory();
+  private static final JsonFactory FACTORY = new ObjectMapper().getFactory();
   private final KafkaStreams streams;
   /** This instance's {@code application.server}; null when not set, and then it answers for itself alone. */
   private final HostInfo self;
@@ -125,26 +120,11 @@ public final class StatusService implements HttpHandler {
   }
 
   private List<StatusRow> ask(HostInfo peer, StatusQuery query) {
-    String url = "http://" + peer.host() + ":" + peer.port() + PATH + "?" + query.toQueryString() + "&scope=local";
     try {
-      HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
-      c.setConnectTimeout((int) peerTimeout.toMillis());
-      c.setReadTimeout((int) peerTimeout.toMillis());
-      if (c.getResponseCode() != 200) {
-        try (InputStream err = c.getErrorStream()) {
-          String why = err == null ? "" : new String(err.readAllBytes(), StandardCharsets.UTF_8).trim();
-          throw new Unanswerable("instance " + peer + " answered " + c.getResponseCode() + ": " + why);
-        }
-      }
-      try (InputStream in = c.getInputStream()) {
-        List<StatusRow> rows = new ArrayList<>();
-        for (JsonNode row : JSON.readTree(in).path("rows")) {
-          rows.add(StatusRow.read(row));
-        }
-        return rows;
-      }
-    } catch (IOException e) {
-      throw new Unanswerable("instance " + peer + " did not answer: " + e);
+      return StatusClient.ask("http://" + peer.host() + ":" + peer.port(), query, true, peerTimeout, peerTimeout)
+          .rows();
+    } catch (StatusClient.Unanswered e) {
+      throw new Unanswerable("instance " + peer + " did not answer: " + e.getMessage());
     }
   }
 

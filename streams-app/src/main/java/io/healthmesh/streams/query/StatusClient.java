@@ -1,0 +1,86 @@
+package io.healthmesh.streams.query;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Asks a topology instance's {@link StatusService}: healthctl asks for the whole answer, an
+ * instance asks the others for their parts. HttpURLConnection, not java.net.http: the latter's
+ * selector thread keeps a short command's JVM from exiting for 0.3 s (docs/benchmarks.md).
+ */
+public final class StatusClient {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The rows, and how many instances' stores they came from. */
+  public record Answer(List<StatusRow> rows, int instances) {}
+
+  /** Why no answer came, with the URL asked. */
+  public static final class Unanswered extends Exception {
+    Unanswered(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  private StatusClient() {}
+
+  /**
+   * @param baseUrl {@code http://host:port} of the instance's metrics server
+   * @param localOnly only the instance's own stores ({@code scope=local})
+   */
+  public static Answer ask(String baseUrl, StatusQuery query, boolean localOnly, Duration connect, Duration read)
+      throws Unanswered {
+    String url = baseUrl.replaceAll("/+$", "") + StatusService.PATH + "?" + query.toQueryString()
+        + (localOnly ? "&scope=local" : "");
+    try {
+      HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
+      c.setConnectTimeout((int) connect.toMillis());
+      c.setReadTimeout((int) read.toMillis());
+      int code = c.getResponseCode();
+      if (code != 200) {
+        String why;
+        try (InputStream err = c.getErrorStream()) {
+          why = err == null ? "" : new String(err.readAllBytes(), StandardCharsets.UTF_8).trim();
+        }
+        throw new Unanswered(url + " answered " + code + (why.isEmpty() ? "" : ": " + why));
+      }
+      try (InputStream in = c.getInputStream(); JsonParser json = JSON.getFactory().createParser(in)) {
+        return read(json);
+      }
+    } catch (IOException | RuntimeException e) {
+      throw new Unanswered(url + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+    }
+  }
+
+  /** {"instances": n, "rows": [...]}, a row at a time, so a large answer is never one tree. */
+  private static Answer read(JsonParser json) throws IOException {
+    List<StatusRow> rows = new ArrayList<>();
+    int instances = 0;
+    json.setCodec(JSON);
+    if (json.nextToken() != JsonToken.START_OBJECT) {
+      throw new IOException("not a status answer");
+    }
+    while (json.nextToken() == JsonToken.FIELD_NAME) {
+      String field = json.currentName();
+      json.nextToken();
+      if (field.equals("instances")) {
+        instances = json.getIntValue();
+      } else if (field.equals("rows")) {
+        while (json.nextToken() == JsonToken.START_OBJECT) {
+          rows.add(StatusRow.read(json.readValueAsTree()));
+        }
+      } else {
+        json.skipChildren();
+      }
+    }
+    return new Answer(rows, instances);
+  }
+}
