@@ -3,7 +3,8 @@ package io.healthmesh.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healthmesh.config.CompositeHealthCheck;
 import io.healthmesh.config.CompositeStyle;
@@ -34,7 +35,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -178,8 +178,18 @@ class StatusQueriesIT {
 
   private static Map<EntityKey, StatusRow> rows(Answer answer) throws Exception {
     assertThat(answer.code).as(answer.body).isEqualTo(200);
-    JsonNode rows = JSON.readTree(answer.body).get("rows");
-    return java.util.stream.StreamSupport.stream(rows.spliterator(), false).map(StatusRow::read)
-        .collect(Collectors.toMap(StatusRow::key, r -> r));
+    Map<EntityKey, StatusRow> rows = new HashMap<>();
+    try (JsonParser json = JSON.getFactory().createParser(answer.body)) {
+      json.nextToken(); // the answer
+      while (json.nextToken() == JsonToken.FIELD_NAME) {
+        if (json.nextToken() == JsonToken.START_ARRAY) {
+          while (json.nextToken() == JsonToken.START_OBJECT) {
+            StatusRow row = StatusRow.read(json);
+            rows.put(row.key(), row);
+          }
+        }
+      }
+    }
+    return rows;
   }
 }

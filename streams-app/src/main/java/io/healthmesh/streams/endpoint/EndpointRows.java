@@ -1,6 +1,7 @@
 package io.healthmesh.streams.endpoint;
 
 import io.healthmesh.config.BackendService;
+import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
@@ -41,7 +42,10 @@ public final class EndpointRows {
     String scan = external ? "/" + namePrefix
         : namePrefix.contains("/") ? namePrefix.substring(0, namePrefix.indexOf('/')) + "#" : namePrefix;
     Judges judges = new Judges(streams);
-    try (KeyValueIterator<String, EndpointTable.Group> it = KeyValueStores.startingWith(groups, scan)) {
+    // Every service's groups without the external endpoints' ("/address"), which sort between
+    // "/" and "0", before every service name: a status of all services decodes none of them.
+    try (KeyValueIterator<String, EndpointTable.Group> it = scan.isEmpty() ? groups.range("0", null)
+        : KeyValueStores.startingWith(groups, scan)) {
       while (it.hasNext()) {
         KeyValue<String, EndpointTable.Group> group = it.next();
         if (group.key.startsWith("/") != external) {
@@ -54,7 +58,7 @@ public final class EndpointRows {
             BackendService config = external ? null : judges.service(service);
             String region = config == null ? "" : config.getRegion();
             String thresholds = external ? judges.external(s.id)
-                : config == null || config.getHealthCheck() == null ? null : Thresholds.of(config.getHealthCheck());
+                : config == null || config.getHealthCheck() == null ? null : judges.words(config.getHealthCheck());
             out.accept(new EntityKey(kind, name), EndpointPublisher.state(s, region).build(), thresholds);
           }
         }
@@ -65,9 +69,15 @@ public final class EndpointRows {
 
   /** The configuration that judges endpoints, read once per service. */
   private static final class Judges {
+    /** External endpoints looked up one by one before all of them are read at once. */
+    private static final int ONE_BY_ONE = 64;
     private final ReadOnlyKeyValueStore<String, ServiceSnapshot> services;
     private final ReadOnlyKeyValueStore<String, ExternalEndpointRef> refs;
     private final Map<String, BackendService> seen = new HashMap<>();
+    private final Map<HealthCheckSpec, String> worded = new HashMap<>();
+    /** Each external endpoint's thresholds once many are asked for; null before. */
+    private Map<String, String> externals;
+    private int lookups;
 
     Judges(KafkaStreams streams) {
       this.services = KeyValueStores.queryable(streams, PerServiceStores.SERVICES);
@@ -81,17 +91,40 @@ public final class EndpointRows {
       });
     }
 
-    /** As the topology judges it ({@link Owners#of}): by the first record set that checks it. */
+    /**
+     * As the topology judges it ({@link Owners#of}): by the first record set that checks it. A
+     * few are looked up by address; many (a status of every external endpoint) are read in one
+     * pass over the references, which costs less than a range scan each.
+     */
     String external(String address) {
+      if (externals == null && ++lookups > ONE_BY_ONE) {
+        externals = new HashMap<>();
+        try (KeyValueIterator<String, ExternalEndpointRef> it = refs.all()) {
+          while (it.hasNext()) {
+            KeyValue<String, ExternalEndpointRef> ref = it.next();
+            if (!ref.value.getRemoved() && ref.value.getHealthCheck() != null) {
+              externals.putIfAbsent(ref.key.substring(0, ref.key.lastIndexOf('|')), words(ref.value.getHealthCheck()));
+            }
+          }
+        }
+      }
+      if (externals != null) {
+        return externals.get(address);
+      }
       try (KeyValueIterator<String, ExternalEndpointRef> it = KeyValueStores.startingWith(refs, address + "|")) {
         while (it.hasNext()) {
           ExternalEndpointRef ref = it.next().value;
           if (!ref.getRemoved() && ref.getHealthCheck() != null) {
-            return Thresholds.of(ref.getHealthCheck());
+            return words(ref.getHealthCheck());
           }
         }
       }
       return null;
+    }
+
+    /** Thousands of endpoints share a handful of checks: each is worded once. */
+    String words(HealthCheckSpec spec) {
+      return worded.computeIfAbsent(spec, Thresholds::of);
     }
   }
 }

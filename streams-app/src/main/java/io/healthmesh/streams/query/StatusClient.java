@@ -1,8 +1,8 @@
 package io.healthmesh.streams.query;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
@@ -18,7 +18,7 @@ import java.util.List;
  * selector thread keeps a short command's JVM from exiting for 0.3 s (docs/benchmarks.md).
  */
 public final class StatusClient {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonFactory JSON = new JsonFactory();
 
   /** The rows, and how many instances' stores they came from. */
   public record Answer(List<StatusRow> rows, int instances) {}
@@ -52,7 +52,7 @@ public final class StatusClient {
         }
         throw new Unanswered(url + " answered " + code + (why.isEmpty() ? "" : ": " + why));
       }
-      try (InputStream in = c.getInputStream(); JsonParser json = JSON.getFactory().createParser(in)) {
+      try (InputStream in = c.getInputStream(); JsonParser json = JSON.createParser(in)) {
         return read(json);
       }
     } catch (IOException | RuntimeException e) {
@@ -64,7 +64,6 @@ public final class StatusClient {
   private static Answer read(JsonParser json) throws IOException {
     List<StatusRow> rows = new ArrayList<>();
     int instances = 0;
-    json.setCodec(JSON);
     if (json.nextToken() != JsonToken.START_OBJECT) {
       throw new IOException("not a status answer");
     }
@@ -75,7 +74,7 @@ public final class StatusClient {
         instances = json.getIntValue();
       } else if (field.equals("rows")) {
         while (json.nextToken() == JsonToken.START_OBJECT) {
-          rows.add(StatusRow.read(json.readValueAsTree()));
+          rows.add(StatusRow.read(json));
         }
       } else {
         json.skipChildren();

@@ -1,7 +1,8 @@
 package io.healthmesh.streams.query;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
@@ -52,22 +53,66 @@ public record StatusRow(EntityKey key, HealthState state, String thresholds) {
     json.writeEndObject();
   }
 
-  /** The row {@link #write} wrote. */
-  public static StatusRow read(JsonNode row) {
+  /** The row {@link #write} wrote, read from {@code json} at its START_OBJECT, field by field. */
+  public static StatusRow read(JsonParser json) throws IOException {
+    EntityKind kind = null;
+    String name = null;
+    String thresholds = null;
+    HealthStatus status = HealthStatus.UNKNOWN;
+    HealthStatus lastKnown = null;
+    Instant since = Instant.EPOCH;
+    String region = "";
+    int healthy = 0;
+    int unhealthy = 0;
+    int unknown = 0;
+    long version = 0;
+    List<ProberView> probers = List.of();
+    while (json.nextToken() == JsonToken.FIELD_NAME) {
+      String field = json.currentName();
+      json.nextToken();
+      switch (field) {
+        case "kind" -> kind = EntityKind.valueOf(json.getText());
+        case "name" -> name = json.getText();
+        case "state" -> status = HealthStatus.valueOf(json.getText());
+        case "since" -> since = Instant.parse(json.getText());
+        case "region" -> region = json.getText();
+        case "healthy" -> healthy = json.getIntValue();
+        case "unhealthy" -> unhealthy = json.getIntValue();
+        case "unknown" -> unknown = json.getIntValue();
+        case "version" -> version = json.getLongValue();
+        case "thresholds" -> thresholds = json.getText();
+        case "lastKnown" -> lastKnown = HealthStatus.valueOf(json.getText());
+        case "probers" -> probers = probers(json);
+        default -> json.skipChildren();
+      }
+    }
+    if (kind == null || name == null) {
+      throw new IOException("a status row without its kind or name");
+    }
+    // the generated constructor: the builder copies and checks every field, several times the cost
+    HealthState state = new HealthState(status, since, region, healthy, unhealthy, unknown, version, null, lastKnown,
+        probers);
+    return new StatusRow(new EntityKey(kind, name), state, thresholds);
+  }
+
+  private static List<ProberView> probers(JsonParser json) throws IOException {
     List<ProberView> probers = new ArrayList<>();
-    row.path("probers").forEach(v -> probers.add(new ProberView(v.get("prober").asText(),
-        HealthStatus.valueOf(v.get("state").asText()), Instant.parse(v.get("lastResult").asText()))));
-    HealthState state = HealthState.newBuilder()
-        .setStatus(HealthStatus.valueOf(row.get("state").asText()))
-        .setSince(Instant.parse(row.get("since").asText()))
-        .setRegion(row.path("region").asText(""))
-        .setHealthyCount(row.path("healthy").asInt())
-        .setUnhealthyCount(row.path("unhealthy").asInt())
-        .setUnknownCount(row.path("unknown").asInt())
-        .setVersion(row.path("version").asLong())
-        .setLastKnownStatus(row.hasNonNull("lastKnown") ? HealthStatus.valueOf(row.get("lastKnown").asText()) : null)
-        .setProbers(probers).build();
-    return new StatusRow(new EntityKey(EntityKind.valueOf(row.get("kind").asText()), row.get("name").asText()),
-        state, row.hasNonNull("thresholds") ? row.get("thresholds").asText() : null);
+    while (json.nextToken() == JsonToken.START_OBJECT) {
+      String prober = null;
+      HealthStatus status = HealthStatus.UNKNOWN;
+      Instant last = Instant.EPOCH;
+      while (json.nextToken() == JsonToken.FIELD_NAME) {
+        String field = json.currentName();
+        json.nextToken();
+        switch (field) {
+          case "prober" -> prober = json.getText();
+          case "state" -> status = HealthStatus.valueOf(json.getText());
+          case "lastResult" -> last = Instant.parse(json.getText());
+          default -> json.skipChildren();
+        }
+      }
+      probers.add(new ProberView(prober, status, last));
+    }
+    return probers;
   }
 }
