@@ -44,7 +44,7 @@ public final class AvroJson {
   public static <T extends SpecificRecord> T read(JsonNode node, Schema schema, List<String> ignored)
       throws ConversionException {
     List<String> problems = new ArrayList<>();
-    Object value = record(node, schema, "", ignored, problems);
+    Object value = record(node, schema, At.ROOT, ignored, problems);
     if (!problems.isEmpty()) {
       throw new ConversionException(problems);
     }
@@ -63,7 +63,7 @@ public final class AvroJson {
     return (ObjectNode) tree(record, record.getSchema(), List.of(), false);
   }
 
-  private static Object record(JsonNode node, Schema schema, String path, List<String> ignored, List<String> problems) {
+  private static Object record(JsonNode node, Schema schema, At path, List<String> ignored, List<String> problems) {
     if (!node.isObject()) {
       problems.add(at(path) + "expected an object with fields " + fieldNames(schema) + ", got " + describe(node));
       return null;
@@ -72,12 +72,12 @@ public final class AvroJson {
     for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
       String name = it.next();
       if (schema.getField(name) == null && !ignored.contains(name)) {
-        problems.add(at(join(path, name)) + "unknown field; " + schema.getName() + " has " + fieldNames(schema));
+        problems.add(at(path.field(name)) + "unknown field; " + schema.getName() + " has " + fieldNames(schema));
       }
     }
     for (Schema.Field field : schema.getFields()) {
       JsonNode child = node.get(field.name());
-      String childPath = join(path, field.name());
+      At childPath = path.field(field.name());
       if (child == null) {
         if (field.hasDefaultValue()) {
           record.put(field.pos(), DATA.deepCopy(field.schema(), DATA.getDefaultValue(field)));
@@ -91,7 +91,7 @@ public final class AvroJson {
     return record;
   }
 
-  private static Object value(JsonNode node, Schema schema, String path, List<String> problems) {
+  private static Object value(JsonNode node, Schema schema, At path, List<String> problems) {
     switch (schema.getType()) {
       case UNION -> {
         if (node.isNull()) {
@@ -113,7 +113,7 @@ public final class AvroJson {
         }
         List<Object> items = new ArrayList<>();
         for (int i = 0; i < node.size(); i++) {
-          items.add(value(node.get(i), schema.getElementType(), path + "[" + i + "]", problems));
+          items.add(value(node.get(i), schema.getElementType(), path.item(i), problems));
         }
         return items;
       }
@@ -165,7 +165,7 @@ public final class AvroJson {
   }
 
   /** Timestamps: ISO-8601 text such as 2026-11-30T12:00:00Z, or milliseconds since the epoch. */
-  private static Instant instant(JsonNode node, String path, List<String> problems) {
+  private static Instant instant(JsonNode node, At path, List<String> problems) {
     if (node.isIntegralNumber()) {
       return Instant.ofEpochMilli(node.asLong());
     }
@@ -236,11 +236,32 @@ public final class AvroJson {
     return node.isTextual() ? "'" + node.asText() + "'" : node.toString();
   }
 
-  private static String join(String path, String name) {
-    return path.isEmpty() ? name : path + "." + name;
+  private static String at(At path) {
+    return path == At.ROOT ? "" : path + ": ";
   }
 
-  private static String at(String path) {
-    return path.isEmpty() ? "" : path + ": ";
+  /**
+   * Where a value sits ({@code routingPolicy.wrr.items[1].weight}), worded only when a problem is
+   * said: a large apply converts millions of values and finds few problems.
+   */
+  private record At(At parent, String field, int index) {
+    static final At ROOT = new At(null, null, -1);
+
+    At field(String name) {
+      return new At(this, name, -1);
+    }
+
+    At item(int i) {
+      return new At(this, null, i);
+    }
+
+    @Override
+    public String toString() {
+      if (this == ROOT) {
+        return "";
+      }
+      String above = parent.toString();
+      return field == null ? above + "[" + index + "]" : above.isEmpty() ? field : above + "." + field;
+    }
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.healthmesh.config.BackendService;
 import io.healthmesh.config.ManagedZone;
 import io.healthmesh.config.ZoneVisibility;
 import io.healthmesh.events.ProbeResult;
@@ -55,5 +56,19 @@ class AvroJsonTest {
         .isInstanceOfSatisfying(AvroJson.ConversionException.class, e -> assertThat(e.problems()).containsExactly(
             "visibility: 'secret' is not one of [PRIVATE, PUBLIC]",
             "networks: expected a list, got '10.0.0.0/8'"));
+  }
+
+  @Test
+  void namesNestedPlaces_withFieldsAndListPositions() {
+    assertThatThrownBy(() -> AvroJson.read(new ObjectMapper().readTree("{\"name\":\"a\",\"region\":\"r\","
+        + "\"endpoints\":[{\"id\":\"e0\",\"ipAddress\":\"10.0.0.1\"},{\"ipAddress\":\"10.0.0.2\",\"color\":1}],"
+        + "\"healthCheck\":{\"port\":\"x\"}}"), BackendService.getClassSchema(), List.of()))
+        .isInstanceOfSatisfying(AvroJson.ConversionException.class, e -> assertThat(e.problems()).contains(
+            "endpoints[1].color: unknown field; Endpoint has " + fieldNames(io.healthmesh.config.Endpoint.getClassSchema()),
+            "endpoints[1].id: required", "healthCheck.port: expected a whole number, got 'x'"));
+  }
+
+  private static String fieldNames(org.apache.avro.Schema schema) {
+    return schema.getFields().stream().map(org.apache.avro.Schema.Field::name).toList().toString();
   }
 }
