@@ -53,31 +53,6 @@ public final class EndpointState {
     return status;
   }
 
-  /** R-OP-2, as {@link io.healthmesh.streams.output.Emitter#lastKnown} words it for the published record. */
-  public HealthStatus lastKnown() {
-    return lastKnown;
-  }
-
-  public String id() {
-    return id;
-  }
-
-  public long since() {
-    return since;
-  }
-
-  public int successes() {
-    return successes;
-  }
-
-  public int failures() {
-    return failures;
-  }
-
-  public long version() {
-    return version;
-  }
-
   /** Moves to {@code next}, remembering what it was when {@code next} is UNKNOWN. */
   void moveTo(HealthStatus next) {
     if (next != status) {

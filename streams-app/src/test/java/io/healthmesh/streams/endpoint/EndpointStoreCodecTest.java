@@ -176,14 +176,14 @@ class EndpointStoreCodecTest {
   void lastKnown_isWhatTheStateWasBeforeUnknown_R_OP_2() {
     EndpointState s = new EndpointState("vm-1");
     s.moveTo(HealthStatus.UNKNOWN);
-    assertEquals(null, s.lastKnown(), "never known");
+    assertEquals(null, s.lastKnown, "never known");
     s.moveTo(HealthStatus.HEALTHY);
-    assertEquals(null, s.lastKnown(), "known now");
+    assertEquals(null, s.lastKnown, "known now");
     s.moveTo(HealthStatus.UNKNOWN);
-    assertEquals(HealthStatus.HEALTHY, s.lastKnown());
+    assertEquals(HealthStatus.HEALTHY, s.lastKnown);
     s.moveTo(HealthStatus.UNKNOWN);
-    assertEquals(HealthStatus.HEALTHY, s.lastKnown(), "staying unknown keeps it");
+    assertEquals(HealthStatus.HEALTHY, s.lastKnown, "staying unknown keeps it");
     s.moveTo(HealthStatus.UNHEALTHY);
-    assertEquals(null, s.lastKnown());
+    assertEquals(null, s.lastKnown);
   }
 }
