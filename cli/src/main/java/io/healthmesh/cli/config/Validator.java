@@ -21,6 +21,7 @@ import io.healthmesh.rules.ConsumerRules;
 import io.healthmesh.streams.rules.ConfigRules;
 import io.healthmesh.streams.rules.DnsTargets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -42,7 +43,9 @@ public final class Validator {
   private final Catalog before;
   private final Catalog after;
   private final Set<Ref> changed = new HashSet<>();
-  private final Map<Catalog, Map<String, Set<String>>> ruleIndexes = new IdentityHashMap<>();
+  /** Built at first use by whichever thread needs it first; read-only after. */
+  private final Map<Catalog, Map<String, Set<String>>> ruleIndexes =
+      Collections.synchronizedMap(new IdentityHashMap<>());
 
   private Validator(Catalog before, List<Resource> changes) {
     this.before = before;
@@ -60,23 +63,20 @@ public final class Validator {
 
   /** What {@code changes} do that is allowed but worth saying, as {@code origin: field: message (rule id)}. */
   public static List<String> warnings(List<Resource> changes) {
-    List<String> warnings = new ArrayList<>();
-    for (Resource change : changes) {
-      if (change.kind() == ResourceKind.RESOURCE_RECORD_SET && change.value() != null) {
-        DnsConfigRules.warnings((ResourceRecordSet) change.value()).forEach(w -> warnings.add(change.origin() + ": " + w));
-      }
-    }
-    return warnings;
+    // side by side, as the files were read: 100,000 record sets take seconds on one core
+    return changes.parallelStream()
+        .filter(change -> change.kind() == ResourceKind.RESOURCE_RECORD_SET && change.value() != null)
+        .flatMap(change -> DnsConfigRules.warnings((ResourceRecordSet) change.value()).stream()
+            .map(w -> change.origin() + ": " + w))
+        .toList();
   }
 
   private List<String> problems(List<Resource> changes) {
-    List<String> problems = new ArrayList<>();
-    for (Resource change : changes) {
-      if (change.value() != null) {
-        problems(after, change.kind(), change.key(), change.value())
-            .forEach(p -> problems.add(change.origin() + ": " + p));
-      }
-    }
+    // Each change is checked against the same finished catalogue, side by side, in file order.
+    List<String> problems = new ArrayList<>(changes.parallelStream().filter(change -> change.value() != null)
+        .flatMap(change -> problems(after, change.kind(), change.key(), change.value()).stream()
+            .map(p -> change.origin() + ": " + p))
+        .toList());
     // Only a resource that names a changed one can be broken by the change: an apply costs in
     // proportion to what it changes, not to the whole configuration.
     Set<ResourceKind> changedKinds = EnumSet.noneOf(ResourceKind.class);
