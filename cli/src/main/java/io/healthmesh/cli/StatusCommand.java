@@ -40,7 +40,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -123,8 +122,8 @@ final class StatusCommand implements Callable<Integer> {
     if (rows == null) {
       rows = fromTopic(query, only, steps);
     }
-    rows = rows.stream().filter(r -> query.matches(r.key(), r.state().getStatus()))
-        .sorted(Comparator.comparing((StatusRow r) -> r.key().getKind()).thenComparing(r -> r.key().getName()))
+    // each path answers with the rows asked for only
+    rows = rows.stream().sorted(Comparator.comparing((StatusRow r) -> r.key().getKind()).thenComparing(r -> r.key().getName()))
         .toList();
     PrintWriter out = spec.commandLine().getOut();
     if (format == Format.json) {
@@ -171,12 +170,11 @@ final class StatusCommand implements Callable<Integer> {
 
   /** The rows as health-state last says them, with thresholds from the configuration topics. */
   private List<StatusRow> fromTopic(StatusQuery query, EntityKind only, Timings steps) {
-    Pattern names = query.namePattern();
     SchemaRegistryClient registry = cluster.registry();
     ConfigTopics config = new ConfigTopics(cluster.client(), registry);
     List<String> warnings = Collections.synchronizedList(new ArrayList<>());
     // Without a name or state, the configuration the rows need is known before them: read it beside them.
-    Background<Thresholds> early = names == null && states == null ? Background.start("read-thresholds",
+    Background<Thresholds> early = name == null && states == null ? Background.start("read-thresholds",
         () -> Thresholds.read(config, only == null ? EnumSet.allOf(EntityKind.class) : EnumSet.of(only), warnings))
         : null;
     // A key holds its name as UTF-8: one without the name's literal parts is not decoded at all.
@@ -185,11 +183,11 @@ final class StatusCommand implements Callable<Integer> {
     Map<EntityKey, HealthState> current = new TopicScan(cluster.client(), false).latest(Topics.HEALTH_STATE.name(),
         Topics.HEALTH_STATE.keySerde(registry).deserializer(), Topics.HEALTH_STATE.valueSerde(registry).deserializer(),
         bytes -> literals.stream().allMatch(l -> Bytes.contains(bytes, l)),
-        k -> (only == null || k.getKind() == only) && (names == null || names.matcher(k.getName()).matches()),
+        k -> (only == null || k.getKind() == only) && query.matchesName(k.getName()),
         w -> spec.commandLine().getErr().println("warning: " + w));
     steps.step("health-state (" + current.size() + " entities)");
     List<EntityKey> shown = current.entrySet().stream()
-        .filter(e -> query.matches(e.getKey(), e.getValue().getStatus())).map(Map.Entry::getKey).toList();
+        .filter(e -> query.matchesState(e.getValue().getStatus())).map(Map.Entry::getKey).toList();
     Thresholds thresholds = early != null ? early.join() : Thresholds.read(config, shown, warnings);
     warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
     steps.step("thresholds from the configuration");

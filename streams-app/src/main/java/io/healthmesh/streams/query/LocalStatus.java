@@ -14,7 +14,6 @@ import io.healthmesh.streams.rules.Thresholds;
 import io.healthmesh.streams.store.KeyValueStores;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -34,11 +33,10 @@ final class LocalStatus {
   /** @throws org.apache.kafka.streams.errors.InvalidStateStoreException while a rebalance moves the stores */
   static List<StatusRow> rows(KafkaStreams streams, StatusQuery query) {
     List<StatusRow> rows = new ArrayList<>();
-    Pattern pattern = query.namePattern();
     String prefix = query.namePrefix();
     for (EntityKind kind : query.kindsAsked()) {
       if (kind == EntityKind.ENDPOINT || kind == EntityKind.EXTERNAL_ENDPOINT) {
-        EndpointRows.read(streams, kind, prefix, name -> pattern == null || pattern.matcher(name).matches(),
+        EndpointRows.read(streams, kind, prefix, query::matchesName,
             (key, state, thresholds) -> add(rows, query, key, state, thresholds));
         continue;
       }
@@ -58,8 +56,9 @@ final class LocalStatus {
     return rows;
   }
 
+  /** An endpoint of the kind and name asked: its state is all that is left to test. */
   private static void add(List<StatusRow> rows, StatusQuery query, EntityKey key, HealthState state, String thresholds) {
-    if (query.matches(key, state.getStatus())) {
+    if (query.matchesState(state.getStatus())) {
       rows.add(new StatusRow(key, state, thresholds));
     }
   }

@@ -9,22 +9,32 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
  * A {@code status} question: which entities, by kind, name and state. The same object asks
- * (healthctl, as a URL's query) and answers (the topology, against its stores).
- *
- * @param kinds empty for every kind
- * @param name null for every name; {@code *} matches any text
- * @param states empty for every state
+ * (healthctl, as a URL's query) and answers (the topology, against its stores). Its name pattern
+ * is compiled once: every row of an answer is tested against it.
  */
-public record StatusQuery(Set<EntityKind> kinds, String name, Set<HealthStatus> states) {
-  public StatusQuery {
-    kinds = kinds.isEmpty() ? EnumSet.noneOf(EntityKind.class) : EnumSet.copyOf(kinds);
-    states = states.isEmpty() ? EnumSet.noneOf(HealthStatus.class) : EnumSet.copyOf(states);
+public final class StatusQuery {
+  private final Set<EntityKind> kinds;
+  private final String name;
+  private final Set<HealthStatus> states;
+  private final Pattern pattern;
+
+  /**
+   * @param kinds empty for every kind
+   * @param name null for every name; {@code *} matches any text
+   * @param states empty for every state
+   */
+  public StatusQuery(Set<EntityKind> kinds, String name, Set<HealthStatus> states) {
+    this.kinds = kinds.isEmpty() ? EnumSet.noneOf(EntityKind.class) : EnumSet.copyOf(kinds);
+    this.name = name;
+    this.states = states.isEmpty() ? EnumSet.noneOf(HealthStatus.class) : EnumSet.copyOf(states);
+    this.pattern = name == null ? null : Pattern.compile(Pattern.quote(name).replace("*", "\\E.*\\Q"));
   }
 
   /** The kinds to look at: those asked, or every kind entities are published as. */
@@ -46,13 +56,16 @@ public record StatusQuery(Set<EntityKind> kinds, String name, Set<HealthStatus> 
     return star < 0 ? name : name.substring(0, star);
   }
 
-  public Pattern namePattern() {
-    return name == null ? null : Pattern.compile(Pattern.quote(name).replace("*", "\\E.*\\Q"));
+  public boolean matchesName(String entityName) {
+    return pattern == null || pattern.matcher(entityName).matches();
+  }
+
+  public boolean matchesState(HealthStatus status) {
+    return states.isEmpty() || states.contains(status);
   }
 
   public boolean matches(EntityKey key, HealthStatus status) {
-    return (kinds.isEmpty() || kinds.contains(key.getKind())) && (states.isEmpty() || states.contains(status))
-        && (name == null || namePattern().matcher(key.getName()).matches());
+    return (kinds.isEmpty() || kinds.contains(key.getKind())) && matchesState(status) && matchesName(key.getName());
   }
 
   /** {@code kind=A,B&name=x&state=HEALTHY}, with only what narrows the question. */
@@ -109,5 +122,20 @@ public record StatusQuery(Set<EntityKind> kinds, String name, Set<HealthStatus> 
       throw new IllegalArgumentException("unknown " + what + " '" + value + "'; one of "
           + EnumSet.allOf(type).stream().map(Enum::name).collect(Collectors.joining(", ")), e);
     }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof StatusQuery q && kinds.equals(q.kinds) && Objects.equals(name, q.name) && states.equals(q.states);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(kinds, name, states);
+  }
+
+  @Override
+  public String toString() {
+    return toQueryString();
   }
 }
