@@ -151,7 +151,7 @@ final class PlainYaml {
         pos += indent;
       }
       first = false;
-      String key = key();
+      String key = key(false);
       if (map.has(key)) {
         throw GiveUp.INSTANCE; // a duplicate: the full parser says where
       }
@@ -245,7 +245,7 @@ final class PlainYaml {
   private boolean startsKey() {
     int save = pos;
     try {
-      key();
+      key(false);
       return true;
     } catch (GiveUp e) {
       return false;
@@ -254,11 +254,15 @@ final class PlainYaml {
     }
   }
 
-  /** A mapping key and its colon: quoted, or plain text that YAML reads as a string. */
-  private String key() {
+  /** A mapping key and its colon, in a block or a flow mapping: quoted, or plain text that YAML reads as a string. */
+  private String key(boolean inFlow) {
     String key;
     if (b[pos] == '"' || b[pos] == '\'') {
       key = quoted().textValue();
+    } else if (inFlow) {
+      int start = pos;
+      pos = plainEnd(true);
+      key = new String(b, start, pos - start, StandardCharsets.UTF_8);
     } else {
       int start = pos;
       while (pos < b.length && b[pos] != '\n' && !(b[pos] == ':' && separated(pos + 1))) {
@@ -278,7 +282,7 @@ final class PlainYaml {
     }
     skipSpaces();
     if (pos >= b.length || b[pos] != ':' || !separated(pos + 1)) {
-      throw GiveUp.INSTANCE;
+      throw GiveUp.INSTANCE; // a key without a value, or "a:b"
     }
     pos++;
     return key;
@@ -300,7 +304,7 @@ final class PlainYaml {
     }
     while (true) {
       if (map) {
-        String key = flowKey();
+        String key = key(true);
         flowSpace(indent);
         if (object.has(key)) {
           throw GiveUp.INSTANCE;
@@ -324,24 +328,6 @@ final class PlainYaml {
         throw GiveUp.INSTANCE; // a trailing comma
       }
     }
-  }
-
-  private String flowKey() {
-    String key;
-    if (b[pos] == '"' || b[pos] == '\'') {
-      key = quoted().textValue();
-    } else {
-      int start = pos;
-      int end = plainEnd(true);
-      key = new String(b, start, end - start, StandardCharsets.UTF_8);
-      pos = end;
-    }
-    skipSpaces();
-    if (b[pos] != ':' || !separated(pos + 1)) {
-      throw GiveUp.INSTANCE; // a key without a value, or "a:b"
-    }
-    pos++;
-    return key;
   }
 
   private JsonNode flowValue(int indent) {
