@@ -47,9 +47,15 @@ final class AuditCommand extends CommandGroup {
     @Option(names = "--no-progress", description = "No progress bar on stderr (it only shows on a terminal anyway).")
     boolean noProgress;
 
-    AuditData data() {
-      return new AuditData(cluster.client(), cluster.registry(), !noProgress);
+    @Override
+    public final Integer call() throws Exception {
+      try (AuditData data = new AuditData(cluster.client(), cluster.registry(), !noProgress)) {
+        return call(data);
+      }
     }
+
+    /** The command, reading through {@code data}. */
+    abstract Integer call(AuditData data) throws Exception;
 
     PrintWriter out() {
       return spec.commandLine().getOut();
@@ -78,8 +84,8 @@ final class AuditCommand extends CommandGroup {
     Instant to;
 
     @Override
-    public Integer call() throws Exception {
-      List<DnsQueryLog> queries = data().queries(client, name, from, to);
+    Integer call(AuditData data) throws Exception {
+      List<DnsQueryLog> queries = data.queries(client, name, from, to);
       if (format == Format.json) {
         ArrayNode list = JSON.createArrayNode();
         queries.forEach(q -> list.add(AvroJson.writeAll(q)));
@@ -114,9 +120,9 @@ final class AuditCommand extends CommandGroup {
     Instant to;
 
     @Override
-    public Integer call() throws Exception {
+    Integer call(AuditData data) throws Exception {
       Map.Entry<EntityKind, String> e = parse(spec, entity);
-      Transitions transitions = data().transitions();
+      Transitions transitions = data.transitions();
       List<HealthTransition> timeline = transitions.timeline(e.getKey(), e.getValue(), from, to);
       if (format == Format.json) {
         ArrayNode list = JSON.createArrayNode();
@@ -171,8 +177,8 @@ final class AuditCommand extends CommandGroup {
     String name;
 
     @Override
-    public Integer call() throws Exception {
-      Map<String, Transitions.State> states = data().transitions().all(at == null ? Instant.now() : at);
+    Integer call(AuditData data) throws Exception {
+      Map<String, Transitions.State> states = data.transitions().all(at == null ? Instant.now() : at);
       List<Transitions.State> selected = states.values().stream()
           .filter(s -> kind == null || s.entity().getKind().name().equalsIgnoreCase(kind.replace('-', '_')))
           .filter(s -> name == null || s.entity().getName().equals(name)).toList();

@@ -37,9 +37,11 @@ final class EdgeStatusView {
 
   static int print(ClusterOptions cluster, boolean json, PrintWriter out) throws Exception {
     SchemaRegistryClient registry = cluster.registry();
-    Map<String, EdgeStatus> latest = new TreeMap<>(new TopicScan(cluster.client(), false).latest(
-        Topics.EDGE_STATUS.name(), Topics.EDGE_STATUS.keySerde(registry).deserializer(),
-        Topics.EDGE_STATUS.valueSerde(registry).deserializer(), w -> System.err.println("warning: " + w)));
+    Map<String, EdgeStatus> latest;
+    try (TopicScan scan = new TopicScan(cluster.client(), false)) {
+      latest = new TreeMap<>(scan.latest(Topics.EDGE_STATUS.name(), Topics.EDGE_STATUS.keySerde(registry).deserializer(),
+          Topics.EDGE_STATUS.valueSerde(registry).deserializer(), w -> System.err.println("warning: " + w)));
+    }
     List<Row> rows = rows(latest, Instant.now());
     boolean same = rows.stream().filter(r -> r.status().getReady() && !r.silent()).allMatch(r -> r.behindEdges() == 0);
     if (json) {

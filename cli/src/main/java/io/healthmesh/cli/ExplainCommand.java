@@ -61,8 +61,7 @@ final class ExplainCommand extends AuditCommand.Base {
   Duration window;
 
   @Override
-  public Integer call() throws Exception {
-    AuditData data = data();
+  Integer call(AuditData data) throws Exception {
     ConfigHistory config = data.config();
     PolicyPath.Path path = client == null ? null : PolicyPath.explain(config, at, client, name);
     if (path != null && path.way() != QueryRoute.Way.ZONE) {

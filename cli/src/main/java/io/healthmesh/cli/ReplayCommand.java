@@ -47,9 +47,8 @@ final class ReplayCommand extends AuditCommand.Base {
   String policy;
 
   @Override
-  public Integer call() throws Exception {
+  Integer call(AuditData data) throws Exception {
     List<Resource> policies = policies();
-    AuditData data = data();
     Replayer.Result result = new Replayer(data.scan(), data.registry()).replay(from, to, policies);
     List<HealthTransition> published = new ArrayList<>();
     for (HealthTransition t : data.transitions().all()) {

@@ -180,11 +180,14 @@ final class StatusCommand implements Callable<Integer> {
     // A key holds its name as UTF-8: one without the name's literal parts is not decoded at all.
     List<byte[]> literals = name == null ? List.of() : Arrays.stream(name.split("\\*")).filter(p -> !p.isEmpty())
         .map(p -> p.getBytes(StandardCharsets.UTF_8)).toList();
-    Map<EntityKey, HealthState> current = new TopicScan(cluster.client(), false).latest(Topics.HEALTH_STATE.name(),
-        Topics.HEALTH_STATE.keySerde(registry).deserializer(), Topics.HEALTH_STATE.valueSerde(registry).deserializer(),
-        bytes -> literals.stream().allMatch(l -> Bytes.contains(bytes, l)),
-        k -> (only == null || k.getKind() == only) && query.matchesName(k.getName()),
-        w -> spec.commandLine().getErr().println("warning: " + w));
+    Map<EntityKey, HealthState> current;
+    try (TopicScan scan = new TopicScan(cluster.client(), false)) {
+      current = scan.latest(Topics.HEALTH_STATE.name(), Topics.HEALTH_STATE.keySerde(registry).deserializer(),
+          Topics.HEALTH_STATE.valueSerde(registry).deserializer(),
+          bytes -> literals.stream().allMatch(l -> Bytes.contains(bytes, l)),
+          k -> (only == null || k.getKind() == only) && query.matchesName(k.getName()),
+          w -> spec.commandLine().getErr().println("warning: " + w));
+    }
     steps.step("health-state (" + current.size() + " entities)");
     List<EntityKey> shown = current.entrySet().stream()
         .filter(e -> query.matchesState(e.getValue().getStatus())).map(Map.Entry::getKey).toList();

@@ -29,9 +29,11 @@ final class XdsStatusView {
 
   static int print(ClusterOptions cluster, boolean json, PrintWriter out) throws Exception {
     SchemaRegistryClient registry = cluster.registry();
-    Map<String, XdsStatus> latest = new TreeMap<>(new TopicScan(cluster.client(), false).latest(
-        Topics.XDS_STATUS.name(), Topics.XDS_STATUS.keySerde(registry).deserializer(),
-        Topics.XDS_STATUS.valueSerde(registry).deserializer(), w -> System.err.println("warning: " + w)));
+    Map<String, XdsStatus> latest;
+    try (TopicScan scan = new TopicScan(cluster.client(), false)) {
+      latest = new TreeMap<>(scan.latest(Topics.XDS_STATUS.name(), Topics.XDS_STATUS.keySerde(registry).deserializer(),
+          Topics.XDS_STATUS.valueSerde(registry).deserializer(), w -> System.err.println("warning: " + w)));
+    }
     Instant now = Instant.now();
     if (json) {
       ArrayNode servers = JSON.createArrayNode();

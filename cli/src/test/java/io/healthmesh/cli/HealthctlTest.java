@@ -21,11 +21,29 @@ class HealthctlTest {
     for (String path : paths) {
       List<String> args = new ArrayList<>(List.of(path.split(" ")));
       args.add("--help");
+      String[] line = args.toArray(String[]::new);
       StringWriter out = new StringWriter();
-      int exit = Healthctl.commandLine().setOut(new PrintWriter(out)).execute(args.toArray(String[]::new));
+      int exit = Healthctl.commandLine(line).setOut(new PrintWriter(out)).execute(line);
       assertThat(exit).as(path).isZero();
       assertThat(out.toString()).as(path).startsWith("Usage: healthctl " + path).contains("-h, --help");
+      StringWriter whole = new StringWriter();
+      Healthctl.commandLine().setOut(new PrintWriter(whole)).execute(line);
+      assertThat(out.toString()).as(path).isEqualTo(whole.toString());
     }
+  }
+
+  @Test
+  void buildsTheNamedSubcommandAlone_whenTheArgumentsStartWithOne() {
+    assertThat(Healthctl.commandLine("get", "zone").getSubcommands()).containsOnlyKeys("get");
+    assertThat(Healthctl.commandLine("audit", "state-at").getSubcommands()).containsOnlyKeys("audit");
+    assertThat(Healthctl.commandLine("audit", "state-at").getSubcommands().get("audit").getSubcommands())
+        .containsKey("state-at");
+    // help lists every command, a mistyped one gets suggestions, completion describes them all
+    int all = Healthctl.SUBCOMMANDS.size();
+    assertThat(Healthctl.commandLine("--help").getSubcommands()).hasSize(all);
+    assertThat(Healthctl.commandLine().getSubcommands()).hasSize(all);
+    assertThat(Healthctl.commandLine("gett").getSubcommands()).hasSize(all);
+    assertThat(Healthctl.commandLine("completion", "bash").getSubcommands()).hasSize(all);
   }
 
   @Test

@@ -16,8 +16,8 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
-/** Reads what an audit needs from the topics, and nothing else. */
-public final class AuditData {
+/** Reads what an audit needs from the topics, and nothing else; close it after. */
+public final class AuditData implements AutoCloseable {
   private final TopicScan scan;
   private final SchemaRegistryClient registry;
   private final Map<String, Object> client;
@@ -26,6 +26,11 @@ public final class AuditData {
     this.client = client;
     this.scan = new TopicScan(client, progress);
     this.registry = registry;
+  }
+
+  @Override
+  public void close() {
+    scan.close();
   }
 
   public TopicScan scan() {

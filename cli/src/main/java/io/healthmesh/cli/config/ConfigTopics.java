@@ -81,12 +81,18 @@ public final class ConfigTopics {
    * decodes only the records that can answer it. Null reads every resource.
    */
   public Catalog read(Set<ResourceKind> kinds, Predicate<ConsumerRecord<byte[], byte[]>> only, List<String> warnings) {
+    try (TopicScan scan = new TopicScan(client, false)) {
+      return read(scan, kinds, only, warnings);
+    }
+  }
+
+  private Catalog read(TopicScan scan, Set<ResourceKind> kinds, Predicate<ConsumerRecord<byte[], byte[]>> only,
+      List<String> warnings) {
     Catalog catalog = new Catalog();
     // Only an unreadable record that is still its key's latest matters; one followed by a good
     // record is history.
     Map<Resource.Ref, String> unreadable = new LinkedHashMap<>();
     Map<Resource.Ref, InForceVersions.At> latest = new HashMap<>();
-    TopicScan scan = new TopicScan(client, false);
     // The topology keeps the version before a record it rejected; so does the catalog.
     Map<String, String> rejectedByTopology = InForceVersions.topologyRejections(scan, registry, warnings);
     Map<Resource.Ref, String> rejected = new LinkedHashMap<>();
@@ -124,8 +130,10 @@ public final class ConfigTopics {
    */
   @SuppressWarnings("unchecked")
   public <T extends SpecificRecord> Collection<T> latest(ResourceKind kind, List<String> warnings) {
-    return (Collection<T>) new TopicScan(client, false).latest(kind.topic().name(), new StringDeserializer(),
-        kind.topic().valueSerde(registry).deserializer(), warnings::add).values();
+    try (TopicScan scan = new TopicScan(client, false)) {
+      return (Collection<T>) scan.latest(kind.topic().name(), new StringDeserializer(),
+          kind.topic().valueSerde(registry).deserializer(), warnings::add).values();
+    }
   }
 
   /** One configuration record, decoded; {@code value} is null for a deletion. */

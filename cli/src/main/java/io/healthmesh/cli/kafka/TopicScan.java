@@ -32,8 +32,12 @@ import org.apache.kafka.common.serialization.Deserializer;
  * Reads every partition of a topic from a time (or the beginning) up to its end as of the start,
  * with committed records only and no consumer group, so an audit never disturbs the live system.
  * Progress goes to stderr when it is a terminal.
+ *
+ * <p>One read at a time. The reads of one scan share a consumer, with its connections and
+ * metadata: a narrow command reads two or three small topics, and a consumer's start (its first
+ * connection and metadata) cost more than reading them (docs/benchmarks.md). Close it after.
  */
-public final class TopicScan {
+public final class TopicScan implements AutoCloseable {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
   /** Consumers reading side by side: more than the cores would only share them. */
   private static final int CONSUMERS = Math.max(2, Runtime.getRuntime().availableProcessors());
@@ -41,6 +45,7 @@ public final class TopicScan {
   private static final long SMALL = 20_000;
   private final Map<String, Object> client;
   private final PrintStream progress;
+  private KafkaConsumer<byte[], byte[]> shared;
 
   public TopicScan(Map<String, Object> client, boolean showProgress) {
     this.client = Map.copyOf(client);
@@ -141,18 +146,17 @@ public final class TopicScan {
     List<List<TopicPartition>> groups;
     Map<TopicPartition, Long> start;
     Map<TopicPartition, Long> end;
-    try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
-      List<TopicPartition> partitions = partitions(consumer, topics);
-      end = consumer.endOffsets(partitions, TIMEOUT);
-      start = consumer.beginningOffsets(partitions, TIMEOUT);
-      List<TopicPartition> filled = partitions.stream().filter(tp -> end.get(tp) > start.get(tp)).toList();
-      if (filled.stream().mapToLong(tp -> end.get(tp) - start.get(tp)).sum() < SMALL) {
-        // another consumer would cost more than it saves
-        fetch(consumer, filled, start, end, decode, each, new Object());
-        return;
-      }
-      groups = groups(filled);
+    KafkaConsumer<byte[], byte[]> consumer = shared();
+    List<TopicPartition> partitions = partitions(consumer, topics);
+    end = consumer.endOffsets(partitions, TIMEOUT);
+    start = consumer.beginningOffsets(partitions, TIMEOUT);
+    List<TopicPartition> filled = partitions.stream().filter(tp -> end.get(tp) > start.get(tp)).toList();
+    if (filled.stream().mapToLong(tp -> end.get(tp) - start.get(tp)).sum() < SMALL) {
+      // another consumer would cost more than it saves
+      fetch(consumer, filled, start, end, decode, each, new Object());
+      return;
     }
+    groups = groups(filled);
     ExecutorService threads = Executors.newFixedThreadPool(groups.size(), r -> {
       Thread t = new Thread(r, "topic-scan");
       t.setDaemon(true);
@@ -161,10 +165,15 @@ public final class TopicScan {
     Object turn = new Object();
     try {
       List<Future<?>> running = new ArrayList<>();
-      for (List<TopicPartition> group : groups) {
+      // the shared consumer reads the first group, while this thread waits
+      running.add(threads.submit(() -> {
+        fetch(consumer, groups.get(0), start, end, decode, each, turn);
+        return null;
+      }));
+      for (List<TopicPartition> group : groups.subList(1, groups.size())) {
         running.add(threads.submit(() -> {
-          try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
-            fetch(consumer, group, start, end, decode, each, turn);
+          try (KafkaConsumer<byte[], byte[]> own = consumer()) {
+            fetch(own, group, start, end, decode, each, turn);
           }
           return null;
         }));
@@ -190,17 +199,21 @@ public final class TopicScan {
       return;
     }
     consumer.assign(partitions);
-    partitions.forEach(tp -> consumer.seek(tp, start.get(tp)));
-    while (partitions.stream().anyMatch(tp -> consumer.position(tp, TIMEOUT) < end.get(tp))) {
-      List<T> batch = new ArrayList<>();
-      for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-        if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
-          batch.add(decode.apply(r));
+    try {
+      partitions.forEach(tp -> consumer.seek(tp, start.get(tp)));
+      while (partitions.stream().anyMatch(tp -> consumer.position(tp, TIMEOUT) < end.get(tp))) {
+        List<T> batch = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+          if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
+            batch.add(decode.apply(r));
+          }
+        }
+        synchronized (turn) {
+          batch.forEach(each);
         }
       }
-      synchronized (turn) {
-        batch.forEach(each);
-      }
+    } finally {
+      consumer.unsubscribe(); // a shared consumer would go on fetching past the ends
     }
   }
 
@@ -215,6 +228,21 @@ public final class TopicScan {
       groups.get(i % n).add(partitions.get(i));
     }
     return groups;
+  }
+
+  @Override
+  public void close() {
+    if (shared != null) {
+      shared.close();
+      shared = null;
+    }
+  }
+
+  private KafkaConsumer<byte[], byte[]> shared() {
+    if (shared == null) {
+      shared = consumer();
+    }
+    return shared;
   }
 
   private KafkaConsumer<byte[], byte[]> consumer() {
@@ -246,27 +274,26 @@ public final class TopicScan {
 
   /** Every record of the topics as bytes, each partition's in offset order, in one consumer. */
   public void readAll(Collection<String> topics, Instant from, Consumer<ConsumerRecord<byte[], byte[]>> each) {
-    try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
-      List<TopicPartition> partitions = partitions(consumer, topics);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions, TIMEOUT);
-      Map<TopicPartition, Long> start = consumer.beginningOffsets(partitions, TIMEOUT);
-      if (from != null) {
-        Map<TopicPartition, Long> at = new HashMap<>();
-        partitions.forEach(tp -> at.put(tp, from.toEpochMilli()));
-        consumer.offsetsForTimes(at, TIMEOUT).forEach((tp, o) -> start.put(tp, o == null ? end.get(tp) : o.offset()));
+    KafkaConsumer<byte[], byte[]> consumer = shared();
+    List<TopicPartition> partitions = partitions(consumer, topics);
+    Map<TopicPartition, Long> end = consumer.endOffsets(partitions, TIMEOUT);
+    Map<TopicPartition, Long> start = consumer.beginningOffsets(partitions, TIMEOUT);
+    if (from != null) {
+      Map<TopicPartition, Long> at = new HashMap<>();
+      partitions.forEach(tp -> at.put(tp, from.toEpochMilli()));
+      consumer.offsetsForTimes(at, TIMEOUT).forEach((tp, o) -> start.put(tp, o == null ? end.get(tp) : o.offset()));
+    }
+    long total = partitions.stream().mapToLong(tp -> end.get(tp) - start.get(tp)).sum();
+    long[] read = {0};
+    String what = String.join(", ", topics);
+    fetch(consumer, partitions, start, end, r -> r, r -> {
+      each.accept(r);
+      if (progress != null && ++read[0] % 10_000 == 0) {
+        progress.printf("\rreading %s: %d/%d (%d%%)", what, read[0], total, read[0] * 100 / total);
       }
-      long total = partitions.stream().mapToLong(tp -> end.get(tp) - start.get(tp)).sum();
-      long[] read = {0};
-      String what = String.join(", ", topics);
-      fetch(consumer, partitions, start, end, r -> r, r -> {
-        each.accept(r);
-        if (progress != null && ++read[0] % 10_000 == 0) {
-          progress.printf("\rreading %s: %d/%d (%d%%)", what, read[0], total, read[0] * 100 / total);
-        }
-      }, new Object());
-      if (progress != null && total > 0) {
-        progress.printf("\rreading %s: %d/%d (100%%)%n", what, total, total);
-      }
+    }, new Object());
+    if (progress != null && total > 0) {
+      progress.printf("\rreading %s: %d/%d (100%%)%n", what, total, total);
     }
   }
 

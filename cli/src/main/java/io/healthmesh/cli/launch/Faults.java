@@ -201,8 +201,11 @@ public final class Faults implements AutoCloseable {
   }
 
   private static Set<String> latest(Map<String, Object> client, SchemaRegistryClient registry) {
-    DemoFaults latest = new TopicScan(client, false).latest(TOPIC.name(), TOPIC.keySerde(registry).deserializer(),
-        TOPIC.valueSerde(registry).deserializer(), w -> { }).get(KEY);
+    DemoFaults latest;
+    try (TopicScan scan = new TopicScan(client, false)) {
+      latest = scan.latest(TOPIC.name(), TOPIC.keySerde(registry).deserializer(), TOPIC.valueSerde(registry)
+          .deserializer(), w -> { }).get(KEY);
+    }
     return latest == null ? new TreeSet<>() : new TreeSet<>(latest.getTargets());
   }
 
