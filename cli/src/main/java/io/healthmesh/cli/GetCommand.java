@@ -12,7 +12,6 @@ import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.config.Resource;
 import io.healthmesh.cli.config.ResourceKind;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -55,16 +54,21 @@ final class GetCommand implements Callable<Integer> {
   @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table, yaml or json (default: ${DEFAULT-VALUE}).")
   Format format;
 
+  @Option(names = "--timings", description = "Print to stderr how long each step took.")
+  boolean timings;
+
   @Override
   public Integer call() throws Exception {
+    Timings steps = new Timings(timings);
     List<ResourceKind> kinds = kind.equalsIgnoreCase("all") ? Arrays.asList(ResourceKind.values())
         : List.of(ResourceKind.parse(kind).orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(),
             "unknown kind '" + kind + "'; kinds: " + ResourceKind.names())));
     List<String> warnings = new ArrayList<>();
-    // Only the kinds asked for, and with a name only that resource's records are decoded.
-    byte[] key = name == null ? null : name.getBytes(StandardCharsets.UTF_8);
-    Catalog catalog = new ConfigTopics(cluster.client(), cluster.registry()).read(EnumSet.copyOf(kinds),
-        key == null ? null : r -> Arrays.equals(r.key(), key), warnings);
+    // Only the kinds asked for; with a name, only the partition that holds it, and its records alone decoded.
+    ConfigTopics topics = new ConfigTopics(cluster.client(), cluster.registry());
+    Catalog catalog = name == null ? topics.read(EnumSet.copyOf(kinds), warnings)
+        : topics.readNamed(EnumSet.copyOf(kinds), name, warnings);
+    steps.step("config topics");
     warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
     List<Resource> found = new ArrayList<>();
     for (ResourceKind k : kinds) {
@@ -76,9 +80,12 @@ final class GetCommand implements Callable<Integer> {
     }
     if (name != null && found.isEmpty()) {
       spec.commandLine().getErr().println(kinds.get(0).kindName() + " '" + name + "' not found");
+      steps.print(spec.commandLine().getErr());
       return 1;
     }
     print(spec.commandLine().getOut(), found);
+    steps.step("output");
+    steps.print(spec.commandLine().getErr());
     return 0;
   }
 

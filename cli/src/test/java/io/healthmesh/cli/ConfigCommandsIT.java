@@ -305,4 +305,50 @@ class ConfigCommandsIT {
     assertThat(invalid.exit()).isEqualTo(2);
     assertThat(invalid.err()).contains("(R-AGG-1)");
   }
+  @Test
+  @Order(101)
+  void findsOneResourceInItsKeysPartition_andAMisplacedOneWithAWarning() throws Exception {
+    // get of one resource reads only the partition apply put it in: KeyPartition must agree with the producer
+    int records = 0;
+    try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(java.util.Map.<String, Object>of(
+        "bootstrap.servers", cli.kafka.bootstrapServers()), new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+        new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+      for (String topic : CONFIG_TOPICS) {
+        List<org.apache.kafka.common.TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+            .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+        assertThat(partitions).hasSizeGreaterThan(1);
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        var end = consumer.endOffsets(partitions);
+        while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+          for (var r : consumer.poll(java.time.Duration.ofMillis(200))) {
+            if (r.key() != null) {
+              assertThat(r.partition()).as(topic + " " + new String(r.key(), java.nio.charset.StandardCharsets.UTF_8))
+                  .isEqualTo(io.healthmesh.cli.kafka.KeyPartition.of(r.key(), partitions.size()));
+              records++;
+            }
+          }
+        }
+      }
+    }
+    assertThat(records).isGreaterThan(18);
+
+    String topic = ResourceKind.HEALTH_AGGREGATION_POLICY.topic().name();
+    byte[] key = "misplaced".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    int elsewhere = (io.healthmesh.cli.kafka.KeyPartition.of(key, 2) + 1) % 2;
+    io.healthmesh.config.HealthAggregationPolicy policy = io.healthmesh.config.HealthAggregationPolicy.newBuilder()
+        .setName("misplaced").setRegion("us-east1").setHealthyPercentThreshold(65).build();
+    try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.<String, Object>of(
+        "bootstrap.servers", cli.kafka.bootstrapServers()), new org.apache.kafka.common.serialization.StringSerializer(),
+        ResourceKind.HEALTH_AGGREGATION_POLICY.topic().valueSerde(registryClient()).serializer())) {
+      producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, elsewhere, "misplaced",
+          (org.apache.avro.specific.SpecificRecord) policy)).get();
+    }
+    Cli.Run get = cli.run("get", "hap", "misplaced", "-o", "json");
+    assertThat(get.exit()).as(get.err()).isZero();
+    assertThat(get.out()).contains("\"healthyPercentThreshold\" : 65");
+    assertThat(get.err()).contains("HealthAggregationPolicy misplaced is in a partition of " + topic
+        + " other than the one Kafka's default partitioner gives its key");
+    assertThat(cli.run("get", "hap", "diffed").err()).isEmpty();
+  }
 }

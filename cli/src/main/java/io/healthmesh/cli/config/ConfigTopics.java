@@ -1,5 +1,6 @@
 package io.healthmesh.cli.config;
 
+import io.healthmesh.cli.kafka.KeyPartition;
 import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.SchemaRegistryClient;
@@ -7,6 +8,7 @@ import io.healthmesh.schemas.TopicCreator;
 import io.healthmesh.schemas.Topics;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -82,12 +84,40 @@ public final class ConfigTopics {
    */
   public Catalog read(Set<ResourceKind> kinds, Predicate<ConsumerRecord<byte[], byte[]>> only, List<String> warnings) {
     try (TopicScan scan = new TopicScan(client, false)) {
-      return read(scan, kinds, only, warnings);
+      return read(scan, kinds, KeyPartition.ALL, only, warnings);
     }
   }
 
-  private Catalog read(TopicScan scan, Set<ResourceKind> kinds, Predicate<ConsumerRecord<byte[], byte[]>> only,
-      List<String> warnings) {
+  /**
+   * As {@link #read(Set, Predicate, List)}, of the resources named {@code key}: each kind's topic is
+   * read in the one partition where {@code apply} and {@code delete} put that key (Kafka's default
+   * partitioner). A key found in no such partition is looked for in every partition, so a record
+   * another producer put elsewhere is still found, with a warning.
+   */
+  public Catalog readNamed(Set<ResourceKind> kinds, String key, List<String> warnings) {
+    byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+    Predicate<ConsumerRecord<byte[], byte[]>> named = r -> Arrays.equals(r.key(), bytes);
+    try (TopicScan scan = new TopicScan(client, false)) {
+      List<String> home = new ArrayList<>();
+      Catalog catalog = read(scan, kinds, KeyPartition.of(bytes), named, home);
+      if (kinds.stream().anyMatch(k -> catalog.get(k, key) != null || catalog.isDamaged(k, key))) {
+        warnings.addAll(home);
+        return catalog;
+      }
+      Catalog anywhere = read(scan, kinds, KeyPartition.ALL, named, warnings);
+      for (ResourceKind kind : kinds) {
+        if (anywhere.get(kind, key) != null) {
+          warnings.add(kind.kindName() + " " + key + " is in a partition of " + kind.topic().name() + " other than the"
+              + " one Kafka's default partitioner gives its key: it was written by another producer, and reading it"
+              + " takes a read of the whole topic; applying it again writes it where it belongs");
+        }
+      }
+      return anywhere;
+    }
+  }
+
+  private Catalog read(TopicScan scan, Set<ResourceKind> kinds, KeyPartition which,
+      Predicate<ConsumerRecord<byte[], byte[]>> only, List<String> warnings) {
     Catalog catalog = new Catalog();
     // Only an unreadable record that is still its key's latest matters; one followed by a good
     // record is history.
@@ -96,7 +126,7 @@ public final class ConfigTopics {
     // The topology keeps the version before a record it rejected; so does the catalog.
     Map<String, String> rejectedByTopology = InForceVersions.topologyRejections(scan, registry, warnings);
     Map<Resource.Ref, String> rejected = new LinkedHashMap<>();
-    readAll(scan, registry, kinds, only, (kind, r, value) -> {
+    readAll(scan, registry, kinds, which, only, (kind, r, value) -> {
       Resource.Ref ref = new Resource.Ref(kind, r.key());
       String reason = rejectedByTopology.get(r.topic() + ":" + r.partition() + ":" + r.offset());
       if (reason != null) {
@@ -159,11 +189,11 @@ public final class ConfigTopics {
 
   /** As {@link #readAll(TopicScan, SchemaRegistryClient, Visitor, java.util.function.Consumer)}, naming what was left out. */
   public static void readAll(TopicScan scan, SchemaRegistryClient registry, Visitor each, Unreadable unreadable) {
-    readAll(scan, registry, EnumSet.allOf(ResourceKind.class), null, each, unreadable);
+    readAll(scan, registry, EnumSet.allOf(ResourceKind.class), KeyPartition.ALL, null, each, unreadable);
   }
 
   private static void readAll(TopicScan scan, SchemaRegistryClient registry, Set<ResourceKind> wanted,
-      Predicate<ConsumerRecord<byte[], byte[]>> only, Visitor each, Unreadable unreadable) {
+      KeyPartition which, Predicate<ConsumerRecord<byte[], byte[]>> only, Visitor each, Unreadable unreadable) {
     Map<String, ResourceKind> kinds = new HashMap<>();
     Map<String, Deserializer<SpecificRecord>> values = new HashMap<>();
     for (ResourceKind kind : wanted) {
@@ -193,12 +223,12 @@ public final class ConfigTopics {
     };
     if (only == null) {
       // Decoding is most of the read: it happens in each partition's thread, the visitor in order.
-      scan.readPartitions(kinds.keySet(), decode, visit);
+      scan.readPartitions(kinds.keySet(), which, decode, visit);
       return;
     }
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
     Set<String> accepted = new HashSet<>();
-    scan.readPartitions(kinds.keySet(), r -> r, r -> {
+    scan.readPartitions(kinds.keySet(), which, r -> r, r -> {
       records.add(r);
       if (only.test(r)) {
         accepted.add(identity(r));

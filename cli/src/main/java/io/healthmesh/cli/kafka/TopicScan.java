@@ -143,11 +143,17 @@ public final class TopicScan implements AutoCloseable {
    */
   public <T> void readPartitions(Collection<String> topics, Function<ConsumerRecord<byte[], byte[]>, T> decode,
       Consumer<T> each) {
+    readPartitions(topics, KeyPartition.ALL, decode, each);
+  }
+
+  /** As {@link #readPartitions(Collection, Function, Consumer)}, of the partitions {@code which} names. */
+  public <T> void readPartitions(Collection<String> topics, KeyPartition which,
+      Function<ConsumerRecord<byte[], byte[]>, T> decode, Consumer<T> each) {
     List<List<TopicPartition>> groups;
     Map<TopicPartition, Long> start;
     Map<TopicPartition, Long> end;
     KafkaConsumer<byte[], byte[]> consumer = shared();
-    List<TopicPartition> partitions = partitions(consumer, topics);
+    List<TopicPartition> partitions = partitions(consumer, topics, which);
     end = consumer.endOffsets(partitions, TIMEOUT);
     start = consumer.beginningOffsets(partitions, TIMEOUT);
     List<TopicPartition> filled = partitions.stream().filter(tp -> end.get(tp) > start.get(tp)).toList();
@@ -262,11 +268,15 @@ public final class TopicScan implements AutoCloseable {
     return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
   }
 
-  private static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, Collection<String> topics) {
+  private static List<TopicPartition> partitions(KafkaConsumer<?, ?> consumer, Collection<String> topics,
+      KeyPartition which) {
     List<TopicPartition> partitions = new ArrayList<>();
     for (String topic : topics) {
-      for (PartitionInfo p : consumer.partitionsFor(topic, TIMEOUT)) {
-        partitions.add(new TopicPartition(topic, p.partition()));
+      List<PartitionInfo> all = consumer.partitionsFor(topic, TIMEOUT);
+      for (PartitionInfo p : all) {
+        if (which.reads(p.partition(), all.size())) {
+          partitions.add(new TopicPartition(topic, p.partition()));
+        }
       }
     }
     return partitions;
@@ -275,7 +285,7 @@ public final class TopicScan implements AutoCloseable {
   /** Every record of the topics as bytes, each partition's in offset order, in one consumer. */
   public void readAll(Collection<String> topics, Instant from, Consumer<ConsumerRecord<byte[], byte[]>> each) {
     KafkaConsumer<byte[], byte[]> consumer = shared();
-    List<TopicPartition> partitions = partitions(consumer, topics);
+    List<TopicPartition> partitions = partitions(consumer, topics, KeyPartition.ALL);
     Map<TopicPartition, Long> end = consumer.endOffsets(partitions, TIMEOUT);
     Map<TopicPartition, Long> start = consumer.beginningOffsets(partitions, TIMEOUT);
     if (from != null) {
