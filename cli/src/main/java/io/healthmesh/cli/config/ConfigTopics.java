@@ -6,6 +6,7 @@ import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.TopicCreator;
 import io.healthmesh.schemas.Topics;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,6 +17,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -84,7 +86,7 @@ public final class ConfigTopics {
    */
   public Catalog read(Set<ResourceKind> kinds, Predicate<ConsumerRecord<byte[], byte[]>> only, List<String> warnings) {
     try (TopicScan scan = new TopicScan(client, false)) {
-      return read(scan, kinds, KeyPartition.ALL, only, warnings);
+      return read(scan, kinds, new Selection(KeyPartition.ALL, null, only), warnings);
     }
   }
 
@@ -96,15 +98,15 @@ public final class ConfigTopics {
    */
   public Catalog readNamed(Set<ResourceKind> kinds, String key, List<String> warnings) {
     byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
-    Predicate<ConsumerRecord<byte[], byte[]>> named = r -> Arrays.equals(r.key(), bytes);
+    Predicate<byte[]> named = k -> Arrays.equals(k, bytes);
     try (TopicScan scan = new TopicScan(client, false)) {
       List<String> home = new ArrayList<>();
-      Catalog catalog = read(scan, kinds, KeyPartition.of(bytes), named, home);
+      Catalog catalog = read(scan, kinds, new Selection(KeyPartition.of(bytes), named, null), home);
       if (kinds.stream().anyMatch(k -> catalog.get(k, key) != null || catalog.isDamaged(k, key))) {
         warnings.addAll(home);
         return catalog;
       }
-      Catalog anywhere = read(scan, kinds, KeyPartition.ALL, named, warnings);
+      Catalog anywhere = read(scan, kinds, new Selection(KeyPartition.ALL, named, null), warnings);
       for (ResourceKind kind : kinds) {
         if (anywhere.get(kind, key) != null) {
           warnings.add(kind.kindName() + " " + key + " is in a partition of " + kind.topic().name() + " other than the"
@@ -116,17 +118,17 @@ public final class ConfigTopics {
     }
   }
 
-  private Catalog read(TopicScan scan, Set<ResourceKind> kinds, KeyPartition which,
-      Predicate<ConsumerRecord<byte[], byte[]>> only, List<String> warnings) {
+  private Catalog read(TopicScan scan, Set<ResourceKind> kinds, Selection selection, List<String> warnings) {
     Catalog catalog = new Catalog();
     // Only an unreadable record that is still its key's latest matters; one followed by a good
     // record is history.
     Map<Resource.Ref, String> unreadable = new LinkedHashMap<>();
     Map<Resource.Ref, InForceVersions.At> latest = new HashMap<>();
     // The topology keeps the version before a record it rejected; so does the catalog.
-    Map<String, String> rejectedByTopology = InForceVersions.topologyRejections(scan, registry, warnings);
+    InForceVersions.Verdicts verdicts = InForceVersions.read(scan, registry, warnings);
+    Map<String, String> rejectedByTopology = verdicts.rejectedByTopology();
     Map<Resource.Ref, String> rejected = new LinkedHashMap<>();
-    readAll(scan, registry, kinds, which, only, (kind, r, value) -> {
+    readAll(scan, registry, kinds, selection, (kind, r, value) -> {
       Resource.Ref ref = new Resource.Ref(kind, r.key());
       String reason = rejectedByTopology.get(r.topic() + ":" + r.partition() + ":" + r.offset());
       if (reason != null) {
@@ -149,7 +151,7 @@ public final class ConfigTopics {
       catalog.damaged(ref.kind(), ref.key());
       warnings.add(warning);
     });
-    InForceVersions.apply(catalog, latest, scan, registry, warnings);
+    InForceVersions.apply(catalog, latest, verdicts.inForce(), registry, warnings);
     return catalog;
   }
 
@@ -189,11 +191,11 @@ public final class ConfigTopics {
 
   /** As {@link #readAll(TopicScan, SchemaRegistryClient, Visitor, java.util.function.Consumer)}, naming what was left out. */
   public static void readAll(TopicScan scan, SchemaRegistryClient registry, Visitor each, Unreadable unreadable) {
-    readAll(scan, registry, EnumSet.allOf(ResourceKind.class), KeyPartition.ALL, null, each, unreadable);
+    readAll(scan, registry, EnumSet.allOf(ResourceKind.class), Selection.EVERYTHING, each, unreadable);
   }
 
   private static void readAll(TopicScan scan, SchemaRegistryClient registry, Set<ResourceKind> wanted,
-      KeyPartition which, Predicate<ConsumerRecord<byte[], byte[]>> only, Visitor each, Unreadable unreadable) {
+      Selection selection, Visitor each, Unreadable unreadable) {
     Map<String, ResourceKind> kinds = new HashMap<>();
     Map<String, Deserializer<SpecificRecord>> values = new HashMap<>();
     for (ResourceKind kind : wanted) {
@@ -201,6 +203,9 @@ public final class ConfigTopics {
       values.put(kind.topic().name(), kind.topic().valueSerde(registry).deserializer());
     }
     Function<ConsumerRecord<byte[], byte[]>, Decoded> decode = r -> {
+      if (!selection.keeps(r.key())) {
+        return null; // another resource's record: not even decoded, and left out
+      }
       String key = r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
       ResourceKind kind = kinds.get(r.topic());
       try {
@@ -221,25 +226,43 @@ public final class ConfigTopics {
         unreadable.accept(d.kind(), d.record().key(), d.problem());
       }
     };
+    Predicate<ConsumerRecord<byte[], byte[]>> only = selection.only();
     if (only == null) {
       // Decoding is most of the read: it happens in each partition's thread, the visitor in order.
-      scan.readPartitions(kinds.keySet(), which, decode, visit);
+      scan.readPartitions(kinds.keySet(), selection.partitions(), decode, visit);
       return;
     }
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-    Set<String> accepted = new HashSet<>();
-    scan.readPartitions(kinds.keySet(), which, r -> r, r -> {
+    Set<Identity> accepted = new HashSet<>();
+    scan.readPartitions(kinds.keySet(), selection.partitions(), r -> r, r -> {
       records.add(r);
       if (only.test(r)) {
-        accepted.add(identity(r));
+        accepted.add(Identity.of(r));
       }
     });
-    records.stream().filter(r -> accepted.contains(identity(r))).toList().parallelStream().map(decode).toList()
+    records.stream().filter(r -> accepted.contains(Identity.of(r))).toList().parallelStream().map(decode)
+        .filter(Objects::nonNull).toList()
         .forEach(visit);
   }
 
-  private static String identity(ConsumerRecord<byte[], byte[]> r) {
-    return r.topic() + "\0" + (r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8));
+  /**
+   * Which records a read takes: of the partitions named, of the resources whose key {@code keys}
+   * accepts (null: all), and of those any record of which {@code only} accepts (null: all).
+   */
+  private record Selection(KeyPartition partitions, Predicate<byte[]> keys,
+      Predicate<ConsumerRecord<byte[], byte[]>> only) {
+    static final Selection EVERYTHING = new Selection(KeyPartition.ALL, null, null);
+
+    boolean keeps(byte[] key) {
+      return keys == null || key != null && keys.test(key);
+    }
+  }
+
+  /** A resource's records' topic and key bytes, compared without decoding the key. */
+  private record Identity(String topic, ByteBuffer key) {
+    static Identity of(ConsumerRecord<byte[], byte[]> r) {
+      return new Identity(r.topic(), ByteBuffer.wrap(r.key() == null ? new byte[0] : r.key()));
+    }
   }
 
   /** A config record decoded, or why it could not be. */

@@ -9,11 +9,14 @@ import io.healthmesh.schemas.KafkaRefusal;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import java.nio.ByteBuffer;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * Where a config topic's latest record broke a rule, the edges keep an earlier version in force
@@ -26,18 +29,89 @@ final class InForceVersions {
 
   private InForceVersions() {}
 
-  static void apply(Catalog catalog, Map<Resource.Ref, At> latest, TopicScan scan, SchemaRegistryClient registry,
-      List<String> warnings) {
-    Map<String, ConfigInForce> entries;
+  /**
+   * What the two side topics say about the configuration records: which ones the topology
+   * dead-lettered as breaking a rule ({@code topic:partition:offset} to the reason), and the
+   * edges' latest {@code config-in-force} entries.
+   */
+  record Verdicts(Map<String, String> rejectedByTopology, Map<String, ConfigInForce> inForce) {
+    static final Verdicts NONE = new Verdicts(Map.of(), Map.of());
+  }
+
+  /**
+   * Both side topics in one pass of {@code scan}: a narrow command pays for one more read, not two.
+   * A topic that does not exist yet (a cluster set up before it) recorded nothing.
+   */
+  static Verdicts read(TopicScan scan, SchemaRegistryClient registry, List<String> warnings) {
+    String letters = Topics.CONFIG_DLQ.name();
+    Deserializer<DeadLetter> deadLetters = Topics.CONFIG_DLQ.valueSerde(registry).deserializer();
+    Map<String, String> rejected = new HashMap<>();
+    Map<ByteBuffer, ConsumerRecord<byte[], byte[]>> lastEntries = new HashMap<>();
+    long[] unreadableLetters = {0};
     try {
-      entries = scan.latest(Topics.CONFIG_IN_FORCE.name(), Topics.CONFIG_IN_FORCE.keySerde(registry).deserializer(),
-          Topics.CONFIG_IN_FORCE.valueSerde(registry).deserializer(), warnings::add);
+      scan.readAll(List.of(letters, Topics.CONFIG_IN_FORCE.name()), null, r -> {
+        if (!r.topic().equals(letters)) {
+          keepLatest(lastEntries, r);
+          return;
+        }
+        try {
+          DeadLetter letter = deadLetters.deserialize(letters, r.value());
+          if (letter != null && letter.getReason() == DeadLetterReason.INVALID
+              && kindOf(letter.getSourceTopic()) != null && letter.getSourceOffset() >= 0) {
+            rejected.put(letter.getSourceTopic() + ":" + letter.getSourcePartition() + ":" + letter.getSourceOffset(),
+                letter.getMessage());
+          }
+        } catch (SerializationException e) {
+          TopicScan.failIfRegistryFailed(e);
+          unreadableLetters[0]++;
+        }
+      });
     } catch (RuntimeException e) {
-      if (KafkaRefusal.of(e).isPresent()) {
-        throw e; // a missing ACL is not a missing topic
+      if (e instanceof AvroDeserializationException || KafkaRefusal.of(e).isPresent()) {
+        throw e; // the registry away, or a missing ACL, is not a missing topic
       }
-      return; // a cluster set up before the topic existed: nothing was recorded
+      return Verdicts.NONE;
     }
+    if (unreadableLetters[0] > 0) {
+      warnings.add(unreadableLetters[0] + " record(s) of " + letters + " could not be read and are left out");
+    }
+    return new Verdicts(rejected, inForce(lastEntries.values(), registry, warnings));
+  }
+
+  private static void keepLatest(Map<ByteBuffer, ConsumerRecord<byte[], byte[]>> last, ConsumerRecord<byte[], byte[]> r) {
+    if (r.key() == null) {
+      return;
+    }
+    if (r.value() == null) {
+      last.remove(ByteBuffer.wrap(r.key()));
+    } else {
+      last.put(ByteBuffer.wrap(r.key()), r);
+    }
+  }
+
+  private static Map<String, ConfigInForce> inForce(Collection<ConsumerRecord<byte[], byte[]>> latest,
+      SchemaRegistryClient registry, List<String> warnings) {
+    String topic = Topics.CONFIG_IN_FORCE.name();
+    Deserializer<String> keys = Topics.CONFIG_IN_FORCE.keySerde(registry).deserializer();
+    Deserializer<ConfigInForce> values = Topics.CONFIG_IN_FORCE.valueSerde(registry).deserializer();
+    Map<String, ConfigInForce> entries = new HashMap<>();
+    long unreadable = 0;
+    for (ConsumerRecord<byte[], byte[]> r : latest) {
+      try {
+        entries.put(keys.deserialize(topic, r.key()), values.deserialize(topic, r.value()));
+      } catch (SerializationException e) {
+        TopicScan.failIfRegistryFailed(e);
+        unreadable++;
+      }
+    }
+    if (unreadable > 0) {
+      warnings.add(unreadable + " record(s) of " + topic + " could not be read and are left out");
+    }
+    return entries;
+  }
+
+  static void apply(Catalog catalog, Map<Resource.Ref, At> latest, Map<String, ConfigInForce> entries,
+      SchemaRegistryClient registry, List<String> warnings) {
     for (ConfigInForce entry : entries.values()) {
       ResourceKind kind = kindOf(entry.getTopic());
       At at = kind == null ? null : latest.get(new Resource.Ref(kind, entry.getKey()));
@@ -65,34 +139,6 @@ final class InForceVersions {
           + "); the edges keep the version at offset " + entry.getInForceOffset() + " in force, shown here, and applying "
           + kind.kindName() + " " + entry.getKey() + " rewrites it");
     }
-  }
-
-  /**
-   * Configuration records the topology dead-lettered as breaking a rule, by {@code topic:partition:offset},
-   * with the reason; records it could not match yet (UNKNOWN_ENTITY) are not among them.
-   */
-  static Map<String, String> topologyRejections(TopicScan scan, SchemaRegistryClient registry, List<String> warnings) {
-    Map<String, String> rejected = new HashMap<>();
-    try {
-      long skipped = scan.read(Topics.CONFIG_DLQ.name(), new ByteArrayDeserializer(),
-          Topics.CONFIG_DLQ.valueSerde(registry).deserializer(), null, r -> {
-            DeadLetter letter = r.value();
-            if (letter != null && letter.getReason() == DeadLetterReason.INVALID
-                && kindOf(letter.getSourceTopic()) != null && letter.getSourceOffset() >= 0) {
-              rejected.put(letter.getSourceTopic() + ":" + letter.getSourcePartition() + ":" + letter.getSourceOffset(),
-                  letter.getMessage());
-            }
-          });
-      if (skipped > 0) {
-        warnings.add(skipped + " record(s) of " + Topics.CONFIG_DLQ.name() + " could not be read and are left out");
-      }
-    } catch (RuntimeException e) {
-      if (e instanceof AvroDeserializationException || KafkaRefusal.of(e).isPresent()) {
-        throw e;
-      }
-      // no dead-letter topic yet: nothing was rejected
-    }
-    return rejected;
   }
 
   private static ResourceKind kindOf(String topic) {

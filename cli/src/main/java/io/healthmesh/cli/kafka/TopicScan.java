@@ -21,6 +21,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -136,8 +137,8 @@ public final class TopicScan implements AutoCloseable {
   }
 
   /**
-   * Every record of the topics up to their end as of the start, decoded by {@code decode};
-   * {@code each} sees one record at a time, each partition's in offset order, and is not called
+   * Every record of the topics up to their end as of the start, decoded by {@code decode} (null
+   * leaves a record out); {@code each} sees one record at a time, each partition's in offset order, and is not called
    * after this returns. A large read is fetched by one consumer per group of partitions side by
    * side (a consumer has one fetch in flight), and decoded in its partition's thread.
    */
@@ -209,9 +210,14 @@ public final class TopicScan implements AutoCloseable {
       partitions.forEach(tp -> consumer.seek(tp, start.get(tp)));
       while (partitions.stream().anyMatch(tp -> consumer.position(tp, TIMEOUT) < end.get(tp))) {
         List<T> batch = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
-            batch.add(decode.apply(r));
+        ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(200));
+        for (TopicPartition tp : polled.partitions()) {
+          long last = end.get(tp);
+          for (ConsumerRecord<byte[], byte[]> r : polled.records(tp)) {
+            T decoded = r.offset() < last ? decode.apply(r) : null;
+            if (decoded != null) {
+              batch.add(decoded);
+            }
           }
         }
         synchronized (turn) {
@@ -257,6 +263,9 @@ public final class TopicScan implements AutoCloseable {
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
     props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false); // a reader never creates a topic
+    // Kafka's JMX reporter re-registers an MBean per metric group as each metric is added: a fifth of
+    // a narrow command's CPU (docs/benchmarks.md), for metrics of a client that lives a second.
+    props.putIfAbsent(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG, "");
     // A whole topic is read once, from the start: few large fetches, not many small ones.
     props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 << 20);
     props.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
