@@ -324,7 +324,7 @@ class ConfigCommandsIT {
           for (var r : consumer.poll(java.time.Duration.ofMillis(200))) {
             if (r.key() != null) {
               assertThat(r.partition()).as(topic + " " + new String(r.key(), java.nio.charset.StandardCharsets.UTF_8))
-                  .isEqualTo(io.healthmesh.cli.kafka.KeyPartition.of(r.key(), partitions.size()));
+                  .isEqualTo(io.healthmesh.schemas.KeyPartitions.partition(r.key(), partitions.size()));
               records++;
             }
           }
@@ -335,7 +335,7 @@ class ConfigCommandsIT {
 
     String topic = ResourceKind.HEALTH_AGGREGATION_POLICY.topic().name();
     byte[] key = "misplaced".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    int elsewhere = (io.healthmesh.cli.kafka.KeyPartition.of(key, 2) + 1) % 2;
+    int elsewhere = (io.healthmesh.schemas.KeyPartitions.partition(key, 2) + 1) % 2;
     io.healthmesh.config.HealthAggregationPolicy policy = io.healthmesh.config.HealthAggregationPolicy.newBuilder()
         .setName("misplaced").setRegion("us-east1").setHealthyPercentThreshold(65).build();
     try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.<String, Object>of(

@@ -138,9 +138,10 @@ public final class TopicScan implements AutoCloseable {
 
   /**
    * Every record of the topics up to their end as of the start, decoded by {@code decode} (null
-   * leaves a record out); {@code each} sees one record at a time, each partition's in offset order, and is not called
-   * after this returns. A large read is fetched by one consumer per group of partitions side by
-   * side (a consumer has one fetch in flight), and decoded in its partition's thread.
+   * leaves a record out); {@code each} sees one record at a time, each partition's in offset
+   * order, and is not called after this returns. A large read is fetched by one consumer per group
+   * of partitions side by side (a consumer has one fetch in flight), and decoded in its partition's
+   * thread.
    */
   public <T> void readPartitions(Collection<String> topics, Function<ConsumerRecord<byte[], byte[]>, T> decode,
       Consumer<T> each) {

@@ -4,6 +4,7 @@ import io.healthmesh.events.ProbeRecordType;
 import io.healthmesh.events.ProbeResult;
 import io.healthmesh.net.IpAddress;
 import io.healthmesh.schemas.AvroDeserializationException;
+import io.healthmesh.schemas.KeyPartitions;
 import io.healthmesh.schemas.RegistryException;
 import io.healthmesh.schemas.RegistryUnavailableException;
 import io.healthmesh.schemas.Topics;

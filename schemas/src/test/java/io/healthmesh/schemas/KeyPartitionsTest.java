@@ -1,4 +1,4 @@
-package io.healthmesh.streams.ingest;
+package io.healthmesh.schemas;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

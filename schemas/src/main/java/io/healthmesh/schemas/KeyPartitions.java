@@ -1,4 +1,4 @@
-package io.healthmesh.streams.ingest;
+package io.healthmesh.schemas;
 
 import java.nio.charset.StandardCharsets;
 
@@ -6,13 +6,18 @@ import java.nio.charset.StandardCharsets;
  * The partition Kafka's Java producer (and Kafka Streams) gives a key: murmur2 of its bytes,
  * made positive, modulo the partition count. Written here because Kafka's own copy lives in
  * {@code org.apache.kafka.common.utils}, outside its public API; {@code KeyPartitionsTest}
- * checks this one against it and an IT against the partitions a real producer chose.
+ * checks this one against it, and ITs against the partitions a real producer chose. The topology
+ * routes probe results by it; {@code healthctl get KIND NAME} reads the one partition it names.
  */
 public final class KeyPartitions {
   private KeyPartitions() {}
 
   public static int partition(String key, int partitions) {
-    return (murmur2(key.getBytes(StandardCharsets.UTF_8)) & 0x7fffffff) % partitions;
+    return partition(key.getBytes(StandardCharsets.UTF_8), partitions);
+  }
+
+  public static int partition(byte[] key, int partitions) {
+    return (murmur2(key) & 0x7fffffff) % partitions;
   }
 
   public static int murmur2(byte[] data) {
