@@ -51,7 +51,7 @@ final class InForceVersions {
     try {
       scan.readAll(List.of(letters, Topics.CONFIG_IN_FORCE.name()), null, r -> {
         if (!r.topic().equals(letters)) {
-          keepLatest(lastEntries, r);
+          TopicScan.keepLatest(lastEntries, r);
           return;
         }
         try {
@@ -76,17 +76,6 @@ final class InForceVersions {
       warnings.add(unreadableLetters[0] + " record(s) of " + letters + " could not be read and are left out");
     }
     return new Verdicts(rejected, inForce(lastEntries.values(), registry, warnings));
-  }
-
-  private static void keepLatest(Map<ByteBuffer, ConsumerRecord<byte[], byte[]>> last, ConsumerRecord<byte[], byte[]> r) {
-    if (r.key() == null) {
-      return;
-    }
-    if (r.value() == null) {
-      last.remove(ByteBuffer.wrap(r.key()));
-    } else {
-      last.put(ByteBuffer.wrap(r.key()), r);
-    }
   }
 
   private static Map<String, ConfigInForce> inForce(Collection<ConsumerRecord<byte[], byte[]>> latest,

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -107,16 +108,7 @@ public final class TopicScan implements AutoCloseable {
   public <K, V> Map<K, V> latest(String topic, Deserializer<K> keys, Deserializer<V> values,
       Predicate<byte[]> keyBytes, Predicate<K> wanted, Consumer<String> warnings) {
     Map<ByteBuffer, ConsumerRecord<byte[], byte[]>> last = new HashMap<>();
-    readPartitions(List.of(topic), r -> r, r -> {
-      if (r.key() == null) {
-        return;
-      }
-      if (r.value() == null) {
-        last.remove(ByteBuffer.wrap(r.key()));
-      } else {
-        last.put(ByteBuffer.wrap(r.key()), r);
-      }
-    });
+    readPartitions(List.of(topic), r -> r, r -> keepLatest(last, r));
     AtomicLong skipped = new AtomicLong();
     List<Map.Entry<K, V>> decoded = last.values().parallelStream().filter(r -> keyBytes.test(r.key())).map(r -> {
       try {
@@ -134,6 +126,21 @@ public final class TopicScan implements AutoCloseable {
       warnings.accept(skipped.get() + " record(s) of " + topic + " could not be read and are left out");
     }
     return latest;
+  }
+
+  /**
+   * A compacted topic's reading, one record at a time: {@code last} keeps each key's latest record,
+   * and a tombstone removes the key; a record without a key is no one's.
+   */
+  public static void keepLatest(Map<ByteBuffer, ConsumerRecord<byte[], byte[]>> last, ConsumerRecord<byte[], byte[]> r) {
+    if (r.key() == null) {
+      return;
+    }
+    if (r.value() == null) {
+      last.remove(ByteBuffer.wrap(r.key()));
+    } else {
+      last.put(ByteBuffer.wrap(r.key()), r);
+    }
   }
 
   /**
@@ -196,6 +203,16 @@ public final class TopicScan implements AutoCloseable {
       throw new IllegalStateException("interrupted while reading " + topics, e);
     } finally {
       threads.shutdownNow();
+      awaitStop(threads); // the shared consumer is free again only when its reader has stopped
+    }
+  }
+
+  private static void awaitStop(ExecutorService threads) {
+    try {
+      // a reader that does not stop in time leaves close() to say so; this must not hide why we stop
+      threads.awaitTermination(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
