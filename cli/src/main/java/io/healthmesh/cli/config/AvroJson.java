@@ -7,8 +7,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
@@ -23,6 +26,12 @@ import org.apache.avro.specific.SpecificRecord;
 public final class AvroJson {
   private static final SpecificData DATA = SpecificData.get();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  /**
+   * A record schema's field defaults, by field position: SpecificData's own cache is keyed by the
+   * field's equality, which hashes the field's whole schema at every lookup (most of writing a
+   * record). Generated classes hold one schema object each, so an identity map stays small.
+   */
+  private static final Map<Schema, Object[]> DEFAULTS = Collections.synchronizedMap(new IdentityHashMap<>());
 
   private AvroJson() {}
 
@@ -80,7 +89,7 @@ public final class AvroJson {
       At childPath = path.field(field.name());
       if (child == null) {
         if (field.hasDefaultValue()) {
-          record.put(field.pos(), DATA.deepCopy(field.schema(), DATA.getDefaultValue(field)));
+          record.put(field.pos(), DATA.deepCopy(field.schema(), defaults(schema)[field.pos()]));
         } else {
           problems.add(at(childPath) + "required");
         }
@@ -189,10 +198,11 @@ public final class AvroJson {
       case RECORD -> {
         SpecificRecord record = (SpecificRecord) value;
         ObjectNode object = NODES.objectNode();
+        Object[] defaults = defaults(schema);
         for (Schema.Field field : schema.getFields()) {
           Object fieldValue = record.get(field.pos());
           if (skipDefaults && !always.contains(field.name()) && field.hasDefaultValue()
-              && Objects.equals(DATA.getDefaultValue(field), fieldValue)) {
+              && Objects.equals(defaults[field.pos()], fieldValue)) {
             continue;
           }
           object.set(field.name(), tree(fieldValue, field.schema(), List.of(), skipDefaults));
@@ -223,6 +233,12 @@ public final class AvroJson {
       }
       default -> throw new IllegalArgumentException("no JSON mapping for Avro type " + schema.getType());
     }
+  }
+
+  /** Each field's default (null without one), by position; shared, so never changed by callers. */
+  private static Object[] defaults(Schema record) {
+    return DEFAULTS.computeIfAbsent(record, r -> r.getFields().stream()
+        .map(f -> f.hasDefaultValue() ? DATA.getDefaultValue(f) : null).toArray());
   }
 
   private static String fieldNames(Schema schema) {
