@@ -86,7 +86,8 @@ public final class ConfigTopics {
    */
   public Catalog read(Set<ResourceKind> kinds, Predicate<ConsumerRecord<byte[], byte[]>> only, List<String> warnings) {
     try (TopicScan scan = new TopicScan(client, false)) {
-      return read(scan, kinds, new Selection(KeyPartition.ALL, null, only), warnings);
+      return read(scan, kinds, new Selection(KeyPartition.ALL, null, only), InForceVersions.read(scan, registry,
+          warnings), warnings);
     }
   }
 
@@ -100,13 +101,14 @@ public final class ConfigTopics {
     byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
     Predicate<byte[]> named = k -> Arrays.equals(k, bytes);
     try (TopicScan scan = new TopicScan(client, false)) {
+      InForceVersions.Verdicts verdicts = InForceVersions.read(scan, registry, warnings);
       List<String> home = new ArrayList<>();
-      Catalog catalog = read(scan, kinds, new Selection(KeyPartition.of(bytes), named, null), home);
+      Catalog catalog = read(scan, kinds, new Selection(KeyPartition.of(bytes), named, null), verdicts, home);
       if (kinds.stream().anyMatch(k -> catalog.get(k, key) != null || catalog.isDamaged(k, key))) {
         warnings.addAll(home);
         return catalog;
       }
-      Catalog anywhere = read(scan, kinds, new Selection(KeyPartition.ALL, named, null), warnings);
+      Catalog anywhere = read(scan, kinds, new Selection(KeyPartition.ALL, named, null), verdicts, warnings);
       for (ResourceKind kind : kinds) {
         if (anywhere.get(kind, key) != null) {
           warnings.add(kind.kindName() + " " + key + " is in a partition of " + kind.topic().name() + " other than the"
@@ -118,14 +120,14 @@ public final class ConfigTopics {
     }
   }
 
-  private Catalog read(TopicScan scan, Set<ResourceKind> kinds, Selection selection, List<String> warnings) {
+  private Catalog read(TopicScan scan, Set<ResourceKind> kinds, Selection selection,
+      InForceVersions.Verdicts verdicts, List<String> warnings) {
     Catalog catalog = new Catalog();
     // Only an unreadable record that is still its key's latest matters; one followed by a good
     // record is history.
     Map<Resource.Ref, String> unreadable = new LinkedHashMap<>();
     Map<Resource.Ref, InForceVersions.At> latest = new HashMap<>();
     // The topology keeps the version before a record it rejected; so does the catalog.
-    InForceVersions.Verdicts verdicts = InForceVersions.read(scan, registry, warnings);
     Map<String, String> rejectedByTopology = verdicts.rejectedByTopology();
     Map<Resource.Ref, String> rejected = new LinkedHashMap<>();
     readAll(scan, registry, kinds, selection, (kind, r, value) -> {

@@ -9,7 +9,6 @@ import io.healthmesh.schemas.KafkaRefusal;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import java.nio.ByteBuffer;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,28 +74,9 @@ final class InForceVersions {
     if (unreadableLetters[0] > 0) {
       warnings.add(unreadableLetters[0] + " record(s) of " + letters + " could not be read and are left out");
     }
-    return new Verdicts(rejected, inForce(lastEntries.values(), registry, warnings));
-  }
-
-  private static Map<String, ConfigInForce> inForce(Collection<ConsumerRecord<byte[], byte[]>> latest,
-      SchemaRegistryClient registry, List<String> warnings) {
-    String topic = Topics.CONFIG_IN_FORCE.name();
-    Deserializer<String> keys = Topics.CONFIG_IN_FORCE.keySerde(registry).deserializer();
-    Deserializer<ConfigInForce> values = Topics.CONFIG_IN_FORCE.valueSerde(registry).deserializer();
-    Map<String, ConfigInForce> entries = new HashMap<>();
-    long unreadable = 0;
-    for (ConsumerRecord<byte[], byte[]> r : latest) {
-      try {
-        entries.put(keys.deserialize(topic, r.key()), values.deserialize(topic, r.value()));
-      } catch (SerializationException e) {
-        TopicScan.failIfRegistryFailed(e);
-        unreadable++;
-      }
-    }
-    if (unreadable > 0) {
-      warnings.add(unreadable + " record(s) of " + topic + " could not be read and are left out");
-    }
-    return entries;
+    return new Verdicts(rejected, TopicScan.decodeLatest(Topics.CONFIG_IN_FORCE.name(), lastEntries.values(),
+        Topics.CONFIG_IN_FORCE.keySerde(registry).deserializer(),
+        Topics.CONFIG_IN_FORCE.valueSerde(registry).deserializer(), k -> true, k -> true, warnings::add));
   }
 
   static void apply(Catalog catalog, Map<Resource.Ref, At> latest, Map<String, ConfigInForce> entries,

@@ -109,8 +109,19 @@ public final class TopicScan implements AutoCloseable {
       Predicate<byte[]> keyBytes, Predicate<K> wanted, Consumer<String> warnings) {
     Map<ByteBuffer, ConsumerRecord<byte[], byte[]>> last = new HashMap<>();
     readPartitions(List.of(topic), r -> r, r -> keepLatest(last, r));
+    return decodeLatest(topic, last.values(), keys, values, keyBytes, wanted, warnings);
+  }
+
+  /**
+   * The records {@link #keepLatest} kept, decoded side by side: only keys whose bytes {@code
+   * keyBytes} accepts and that {@code wanted} accepts; a record that cannot be decoded is left out
+   * and counted on {@code warnings}, unless the registry could not be asked (then it fails).
+   */
+  public static <K, V> Map<K, V> decodeLatest(String topic, Collection<ConsumerRecord<byte[], byte[]>> last,
+      Deserializer<K> keys, Deserializer<V> values, Predicate<byte[]> keyBytes, Predicate<K> wanted,
+      Consumer<String> warnings) {
     AtomicLong skipped = new AtomicLong();
-    List<Map.Entry<K, V>> decoded = last.values().parallelStream().filter(r -> keyBytes.test(r.key())).map(r -> {
+    List<Map.Entry<K, V>> decoded = last.parallelStream().filter(r -> keyBytes.test(r.key())).map(r -> {
       try {
         K key = keys.deserialize(topic, r.key());
         return wanted.test(key) ? Map.entry(key, values.deserialize(topic, r.value())) : null;
