@@ -17,6 +17,7 @@ import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthStatus;
+import io.healthmesh.schemas.IsoInstants;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.query.StatusClient;
@@ -145,7 +146,7 @@ final class StatusCommand implements Callable<Integer> {
         HealthState s = r.state();
         table.row(r.key().getKind().name(), r.key().getName(),
             s.getStatus() + (s.getLastKnownStatus() == null ? "" : " (was " + s.getLastKnownStatus() + ")"),
-            s.getSince().toString(), s.getHealthyCount() + "/" + s.getUnhealthyCount() + "/" + s.getUnknownCount(),
+            IsoInstants.format(s.getSince()), s.getHealthyCount() + "/" + s.getUnhealthyCount() + "/" + s.getUnknownCount(),
             r.thresholds() == null ? "-" : r.thresholds(), s.getRegion().isEmpty() ? "-" : s.getRegion(), probers(s));
         totals.merge(s.getStatus(), 1, Integer::sum);
       }

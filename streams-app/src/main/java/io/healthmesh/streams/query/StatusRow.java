@@ -8,6 +8,7 @@ import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthStatus;
 import io.healthmesh.events.ProberView;
+import io.healthmesh.schemas.IsoInstants;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ public record StatusRow(EntityKey key, HealthState state, String thresholds) {
     json.writeStringField("kind", key.getKind().name());
     json.writeStringField("name", key.getName());
     json.writeStringField("state", s.getStatus().name());
-    json.writeStringField("since", s.getSince().toString());
+    json.writeStringField("since", IsoInstants.format(s.getSince()));
     json.writeStringField("region", s.getRegion());
     json.writeNumberField("healthy", s.getHealthyCount());
     json.writeNumberField("unhealthy", s.getUnhealthyCount());
@@ -45,7 +46,7 @@ public record StatusRow(EntityKey key, HealthState state, String thresholds) {
         json.writeStartObject();
         json.writeStringField("prober", v.getProber());
         json.writeStringField("state", v.getStatus().name());
-        json.writeStringField("lastResult", v.getLastEventTime().toString());
+        json.writeStringField("lastResult", IsoInstants.format(v.getLastEventTime()));
         json.writeEndObject();
       }
       json.writeEndArray();
@@ -74,7 +75,7 @@ public record StatusRow(EntityKey key, HealthState state, String thresholds) {
         case "kind" -> kind = EntityKind.valueOf(json.getText());
         case "name" -> name = json.getText();
         case "state" -> status = HealthStatus.valueOf(json.getText());
-        case "since" -> since = Instant.parse(json.getText());
+        case "since" -> since = IsoInstants.parse(json.getText());
         case "region" -> region = json.getText();
         case "healthy" -> healthy = json.getIntValue();
         case "unhealthy" -> unhealthy = json.getIntValue();
@@ -107,7 +108,7 @@ public record StatusRow(EntityKey key, HealthState state, String thresholds) {
         switch (field) {
           case "prober" -> prober = json.getText();
           case "state" -> status = HealthStatus.valueOf(json.getText());
-          case "lastResult" -> last = Instant.parse(json.getText());
+          case "lastResult" -> last = IsoInstants.parse(json.getText());
           default -> json.skipChildren();
         }
       }
