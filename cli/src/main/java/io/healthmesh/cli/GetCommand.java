@@ -1,7 +1,6 @@
 package io.healthmesh.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -34,7 +33,8 @@ final class GetCommand implements Callable<Integer> {
   static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
       .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES).build());
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-  private static final ObjectWriter ONE_LINE = new ObjectMapper().writer();
+  /** A table row's summary: the resource's fields as one line of JSON, cut to this many characters. */
+  private static final int SUMMARY_WIDTH = 100;
 
   enum Format { table, yaml, json }
 
@@ -115,10 +115,7 @@ final class GetCommand implements Callable<Integer> {
         Columns table = new Columns(24, 40);
         table.row("KIND", "NAME", "SUMMARY");
         for (Resource r : resources) {
-          ObjectNode rest = AvroJson.write(r.value(), r.kind().identity());
-          r.kind().identity().forEach(rest::remove);
-          String summary = ONE_LINE.writeValueAsString(rest);
-          table.row(r.kind().kindName(), r.key(), summary.length() > 100 ? summary.substring(0, 97) + "..." : summary);
+          table.row(r.kind().kindName(), r.key(), AvroJson.summary(r.value(), r.kind().identity(), SUMMARY_WIDTH));
         }
         out.print(table);
       }

@@ -1,9 +1,11 @@
 package io.healthmesh.cli.config;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.healthmesh.schemas.IsoInstants;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -70,6 +72,110 @@ public final class AvroJson {
   /** The record as a tree with every field, for machine-readable output. */
   public static ObjectNode writeAll(SpecificRecord record) {
     return (ObjectNode) tree(record, record.getSchema(), List.of(), false);
+  }
+
+  /**
+   * The record on one line, as compact JSON of what {@link #write} gives less the fields {@code
+   * leftOut}, cut to {@code width} characters (the last three "..." when cut). Written straight
+   * from the record and stopped once past the width: a table of 100,000 rows builds no trees and
+   * writes no more than it shows.
+   */
+  public static String summary(SpecificRecord record, List<String> leftOut, int width) {
+    StringBuilder line = new StringBuilder(width + 16);
+    object(record, record.getSchema(), leftOut, line, width);
+    return line.length() > width ? line.substring(0, width - 3) + "..." : line.toString();
+  }
+
+  /** Appends the record's fields not at their default, less {@code leftOut}; false once past {@code width}. */
+  private static boolean object(SpecificRecord record, Schema schema, List<String> leftOut, StringBuilder line,
+      int width) {
+    Object[] defaults = defaults(schema);
+    line.append('{');
+    boolean first = true;
+    for (Schema.Field field : schema.getFields()) {
+      Object value = record.get(field.pos());
+      if (leftOut.contains(field.name()) || field.hasDefaultValue() && Objects.equals(defaults[field.pos()], value)) {
+        continue;
+      }
+      line.append(first ? "" : ",");
+      first = false;
+      quoted(field.name(), line);
+      line.append(':');
+      if (!compact(value, field.schema(), line, width)) {
+        return false;
+      }
+    }
+    line.append('}');
+    return line.length() <= width;
+  }
+
+  /** As {@link #tree} with defaults skipped, then written by Jackson without indentation. */
+  private static boolean compact(Object value, Schema schema, StringBuilder line, int width) {
+    if (value == null) {
+      line.append("null");
+      return line.length() <= width;
+    }
+    switch (schema.getType()) {
+      case UNION -> {
+        return compact(value, schema.getTypes().get(DATA.resolveUnion(schema, value)), line, width);
+      }
+      case RECORD -> {
+        return object((SpecificRecord) value, schema, List.of(), line, width);
+      }
+      case ARRAY -> {
+        line.append('[');
+        boolean first = true;
+        for (Object item : (List<?>) value) {
+          line.append(first ? "" : ",");
+          first = false;
+          if (!compact(item, schema.getElementType(), line, width)) {
+            return false;
+          }
+        }
+        line.append(']');
+      }
+      case ENUM, STRING -> quoted(value.toString(), line);
+      case BOOLEAN, INT -> line.append(value);
+      case LONG -> {
+        if (value instanceof Instant instant) {
+          quoted(IsoInstants.format(instant), line);
+        } else {
+          line.append((long) (Long) value);
+        }
+      }
+      case DOUBLE, FLOAT -> {
+        double d = ((Number) value).doubleValue();
+        // Jackson quotes what is not a JSON number
+        if (Double.isFinite(d)) {
+          line.append(d);
+        } else {
+          quoted(Double.toString(d), line);
+        }
+      }
+      default -> throw new IllegalArgumentException("no JSON mapping for Avro type " + schema.getType());
+    }
+    return line.length() <= width;
+  }
+
+  private static void quoted(String text, StringBuilder line) {
+    line.append('"');
+    if (plain(text)) {
+      line.append(text);
+    } else {
+      JsonStringEncoder.getInstance().quoteAsString(text, line);
+    }
+    line.append('"');
+  }
+
+  /** Text JSON takes as it is (most names and addresses): nothing for Jackson's encoder to escape. */
+  private static boolean plain(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x20 || c == '"' || c == '\\') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static Object record(JsonNode node, Schema schema, At path, List<String> ignored, List<String> problems) {
@@ -179,7 +285,7 @@ public final class AvroJson {
       return Instant.ofEpochMilli(node.asLong());
     }
     try {
-      return Instant.parse(node.asText());
+      return IsoInstants.parse(node.asText());
     } catch (DateTimeParseException e) {
       problems.add(at(path) + "expected an ISO-8601 time such as 2026-11-30T12:00:00Z or epoch milliseconds, got "
           + describe(node));
@@ -226,7 +332,7 @@ public final class AvroJson {
         return NODES.numberNode((Integer) value);
       }
       case LONG -> {
-        return value instanceof Instant instant ? NODES.textNode(instant.toString()) : NODES.numberNode((Long) value);
+        return value instanceof Instant instant ? NODES.textNode(IsoInstants.format(instant)) : NODES.numberNode((Long) value);
       }
       case DOUBLE, FLOAT -> {
         return NODES.numberNode(((Number) value).doubleValue());

@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.healthmesh.config.BackendService;
 import io.healthmesh.config.ManagedZone;
+import io.healthmesh.config.ResourceRecordSet;
 import io.healthmesh.config.ZoneVisibility;
 import io.healthmesh.events.ProbeResult;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.Test;
@@ -20,6 +23,38 @@ class AvroJsonTest {
     for (Resource r : Configs.demo()) {
       SpecificRecord again = AvroJson.read(AvroJson.write(r.value(), r.kind().identity()), r.kind().schema(), List.of());
       assertThat(again).as(r.ref().toString()).isEqualTo(r.value());
+    }
+  }
+
+  @Test
+  void summaryIsTheDocumentOnOneLineCut_forEveryDemoResourceAtEveryWidth() throws Exception {
+    List<SpecificRecord> records = new ArrayList<>();
+    List<List<String>> leftOut = new ArrayList<>();
+    for (Resource r : Configs.demo()) {
+      records.add(r.value());
+      leftOut.add(r.kind().identity());
+    }
+    // what Jackson escapes, text beyond Latin-1, and numbers Jackson writes its own way
+    records.add(ManagedZone.newBuilder().setName("z").setDnsName("z.internal.")
+        .setDescription("quote \" backslash \\ newline \n tab \t bell \u0007 delete \u007f separator \u2028 é 😀 </script>").build());
+    leftOut.add(List.of("name"));
+    for (double trickle : new double[] {0.1, 1e-7, 2.5e21, Double.NaN, Double.POSITIVE_INFINITY}) {
+      ResourceRecordSet failover = Configs.demo().stream().map(Resource::value).filter(v -> v instanceof ResourceRecordSet rrs
+          && rrs.getRoutingPolicy() != null && rrs.getRoutingPolicy().getPrimaryBackup() != null)
+          .map(v -> ResourceRecordSet.newBuilder((ResourceRecordSet) v)).findFirst().orElseThrow().build();
+      failover.getRoutingPolicy().getPrimaryBackup().setTrickleTraffic(trickle);
+      records.add(failover);
+      leftOut.add(List.of());
+    }
+    ObjectMapper json = new ObjectMapper();
+    for (int i = 0; i < records.size(); i++) {
+      ObjectNode whole = AvroJson.write(records.get(i), leftOut.get(i));
+      leftOut.get(i).forEach(whole::remove);
+      String line = json.writeValueAsString(whole);
+      for (int width = 3; width <= line.length() + 2; width++) {
+        String expected = line.length() > width ? line.substring(0, width - 3) + "..." : line;
+        assertThat(AvroJson.summary(records.get(i), leftOut.get(i), width)).as(line + " at " + width).isEqualTo(expected);
+      }
     }
   }
 
