@@ -199,12 +199,16 @@ final class Harness implements AutoCloseable {
 
   /** An A record set whose WRR items health check {@code addresses} directly. */
   void wrrWithExternalEndpoints(String name, List<String> addresses, HealthCheckSpec check, Instant at) {
+    config(Topics.RESOURCE_RECORD_SETS, "internal/" + name + "/A", wrrOverExternalEndpoints(name, addresses, check), at);
+  }
+
+  /** An A record set of zone {@code internal} whose WRR items health check {@code addresses} directly. */
+  static ResourceRecordSet wrrOverExternalEndpoints(String name, List<String> addresses, HealthCheckSpec check) {
     List<WrrItem> items = addresses.stream().map(a -> WrrItem.newBuilder().setWeight(1).setRrdatas(List.of(a))
         .setHealthCheckedTargets(HealthCheckedTargets.newBuilder().setExternalEndpoints(List.of(a)).build()).build()).toList();
-    ResourceRecordSet rrs = ResourceRecordSet.newBuilder().setZone("internal").setName(name).setType("A")
+    return ResourceRecordSet.newBuilder().setZone("internal").setName(name).setType("A")
         .setRoutingPolicy(RoutingPolicy.newBuilder().setWrr(WrrPolicy.newBuilder().setItems(items).build())
             .setHealthCheck(check).build()).build();
-    config(Topics.RESOURCE_RECORD_SETS, "internal/" + name + "/A", rrs, at);
   }
 
   void heartbeat(String key, Instant at) {

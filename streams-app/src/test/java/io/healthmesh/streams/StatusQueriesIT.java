@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.healthmesh.config.CompositeHealthCheck;
 import io.healthmesh.config.CompositeStyle;
 import io.healthmesh.config.HealthAggregationPolicy;
+import io.healthmesh.config.HealthCheckSpec;
 import io.healthmesh.config.HealthSource;
 import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
@@ -35,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -52,7 +54,14 @@ class StatusQueriesIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final int SERVICES = 6;
-  private static final int ENTITIES = SERVICES * 4 + SERVICES + 3 + 1;
+  /** More than a status answer looks up one by one: a status of all of them reads their record sets' uses at once. */
+  private static final int EXTERNALS = 150;
+  private static final int ENTITIES = SERVICES * 4 + SERVICES + 3 + 1 + EXTERNALS;
+  /** The first record set (by key) checking every external endpoint, and a second checking a few of them. */
+  private static final HealthCheckSpec FIRST_CHECK = HealthCheckSpec.newBuilder().setHealthyThreshold(3)
+      .setUnhealthyThreshold(4).build();
+  private static final HealthCheckSpec SECOND_CHECK = HealthCheckSpec.newBuilder().setHealthyThreshold(1)
+      .setUnhealthyThreshold(1).build();
 
   @Test
   void eitherInstanceAnswersForAll_withWhatHealthStateSays_whenTwoShareTheTasks_R_OP_6(@TempDir Path dir) throws Exception {
@@ -66,7 +75,7 @@ class StatusQueriesIT {
           HealthStreamsApp b = start(kafka, registry, client, dir.resolve("b"), httpB)) {
         probe(kafka, client);
         EntityKey composite = new EntityKey(EntityKind.COMPOSITE_HEALTH_CHECK, "chc");
-        // 24 endpoints, 6 services, 3 sources, the composite
+        // 24 endpoints, 6 services, 3 sources, the composite, 150 external endpoints
         await().atMost(Duration.ofSeconds(90)).until(() -> a.state() == KafkaStreams.State.RUNNING
             && b.state() == KafkaStreams.State.RUNNING && published(kafka, client).size() >= ENTITIES
             && published(kafka, client).get(composite) != null && get(httpA, "").code == 200
@@ -96,6 +105,15 @@ class StatusQueriesIT {
         assertThat(fromB.get(new EntityKey(EntityKind.HEALTH_SOURCE, "src-1")).thresholds()).isEqualTo(">=50% and >=1");
         assertThat(fromB.get(new EntityKey(EntityKind.COMPOSITE_HEALTH_CHECK, "chc")).thresholds())
             .isEqualTo(">=2 of 3 +critical src-0");
+
+        // each external endpoint judged by the first record set that checks it, read all at once or one by one
+        for (String address : externals()) {
+          EntityKey external = new EntityKey(EntityKind.EXTERNAL_ENDPOINT, address);
+          assertThat(fromA.get(external).thresholds()).as(address).isEqualTo("3 up/4 down");
+          assertThat(fromB.get(external).thresholds()).as(address).isEqualTo("3 up/4 down");
+        }
+        assertThat(rows(get(httpA, "kind=EXTERNAL_ENDPOINT&name=10.9.0.7")).values()).singleElement()
+            .extracting(StatusRow::thresholds).isEqualTo("3 up/4 down");
 
         Map<EntityKey, StatusRow> narrow = rows(get(httpB, "kind=ENDPOINT&name=svc-1/*&state=UNHEALTHY"));
         assertThat(narrow.keySet()).containsExactly(new EntityKey(EntityKind.ENDPOINT, "svc-1/vm-1"));
@@ -133,6 +151,14 @@ class StatusQueriesIT {
     send(kafka, client, Topics.COMPOSITE_HEALTH_CHECKS, "chc", CompositeHealthCheck.newBuilder().setName("chc")
         .setRegion(Harness.REGION).setHealthSources(List.of("src-0", "src-1", "src-2")).setHealthDestination("fr-orders")
         .setStyle(CompositeStyle.AT_LEAST_N).setMinHealthySources(2).setCriticalSources(List.of("src-0")).build());
+    send(kafka, client, Topics.RESOURCE_RECORD_SETS, "internal/ext-a./A",
+        Harness.wrrOverExternalEndpoints("ext-a.", externals(), FIRST_CHECK));
+    send(kafka, client, Topics.RESOURCE_RECORD_SETS, "internal/ext-b./A",
+        Harness.wrrOverExternalEndpoints("ext-b.", externals().subList(0, 10), SECOND_CHECK));
+  }
+
+  private static List<String> externals() {
+    return IntStream.rangeClosed(1, EXTERNALS).mapToObj(i -> "10.9.0." + i).toList();
   }
 
   /** One result per endpoint: svc-1's vm-1 fails, every other passes. */
@@ -146,6 +172,11 @@ class StatusQueriesIT {
               .setProber("p1").build())).get();
         }
       }
+      for (String address : externals()) {
+        probes.send(new ProducerRecord<>(Topics.PROBE_RESULTS.name(), address, ProbeResult.newBuilder()
+            .setEndpointId(address).setSuccess(true).setEventTime(Instant.now()).setProber("p1").build()));
+      }
+      probes.flush();
     }
   }
 

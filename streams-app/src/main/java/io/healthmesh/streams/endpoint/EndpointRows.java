@@ -11,6 +11,9 @@ import io.healthmesh.streams.rules.Thresholds;
 import io.healthmesh.streams.store.KeyValueStores;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
@@ -41,10 +44,10 @@ public final class EndpointRows {
     boolean external = kind == EntityKind.EXTERNAL_ENDPOINT;
     String scan = external ? "/" + namePrefix
         : namePrefix.contains("/") ? namePrefix.substring(0, namePrefix.indexOf('/')) + "#" : namePrefix;
-    Judges judges = new Judges(streams);
     // Every service's groups without the external endpoints' ("/address"), which sort between
     // "/" and "0", before every service name: a status of all services decodes none of them.
-    try (KeyValueIterator<String, EndpointTable.Group> it = scan.isEmpty() ? groups.range("0", null)
+    try (Judges judges = new Judges(streams, external && namePrefix.isEmpty());
+        KeyValueIterator<String, EndpointTable.Group> it = scan.isEmpty() ? groups.range("0", null)
         : KeyValueStores.startingWith(groups, scan)) {
       while (it.hasNext()) {
         KeyValue<String, EndpointTable.Group> group = it.next();
@@ -68,20 +71,31 @@ public final class EndpointRows {
 
 
   /** The configuration that judges endpoints, read once per service. */
-  private static final class Judges {
+  private static final class Judges implements AutoCloseable {
     /** External endpoints looked up one by one before all of them are read at once. */
     private static final int ONE_BY_ONE = 64;
     private final ReadOnlyKeyValueStore<String, ServiceSnapshot> services;
     private final ReadOnlyKeyValueStore<String, ExternalEndpointRef> refs;
     private final Map<String, BackendService> seen = new HashMap<>();
-    private final Map<HealthCheckSpec, String> worded = new HashMap<>();
+    private final Map<HealthCheckSpec, String> worded = new ConcurrentHashMap<>();
+    /**
+     * Every external endpoint's thresholds, read beside the endpoints' groups when all of them
+     * are asked for (the reading is most of such an answer); null otherwise.
+     */
+    private final CompletableFuture<Map<String, String>> early;
+    private volatile boolean closed;
     /** Each external endpoint's thresholds once many are asked for; null before. */
     private Map<String, String> externals;
     private int lookups;
 
-    Judges(KafkaStreams streams) {
+    Judges(KafkaStreams streams, boolean allExternals) {
       this.services = KeyValueStores.queryable(streams, PerServiceStores.SERVICES);
       this.refs = KeyValueStores.queryable(streams, PerServiceStores.EXTERNAL_REFS);
+      this.early = allExternals ? CompletableFuture.supplyAsync(this::allExternals, r -> {
+        Thread reader = new Thread(r, "status-external-refs");
+        reader.setDaemon(true);
+        reader.start();
+      }) : null;
     }
 
     BackendService service(String name) {
@@ -98,15 +112,7 @@ public final class EndpointRows {
      */
     String external(String address) {
       if (externals == null && ++lookups > ONE_BY_ONE) {
-        externals = new HashMap<>();
-        try (KeyValueIterator<String, ExternalEndpointRef> it = refs.all()) {
-          while (it.hasNext()) {
-            KeyValue<String, ExternalEndpointRef> ref = it.next();
-            if (!ref.value.getRemoved() && ref.value.getHealthCheck() != null) {
-              externals.putIfAbsent(ref.key.substring(0, ref.key.lastIndexOf('|')), words(ref.value.getHealthCheck()));
-            }
-          }
-        }
+        externals = early == null ? allExternals() : join(early);
       }
       if (externals != null) {
         return externals.get(address);
@@ -120,6 +126,34 @@ public final class EndpointRows {
         }
       }
       return null;
+    }
+
+    private Map<String, String> allExternals() {
+      Map<String, String> all = new HashMap<>();
+      try (KeyValueIterator<String, ExternalEndpointRef> it = refs.all()) {
+        while (it.hasNext() && !closed) {
+          KeyValue<String, ExternalEndpointRef> ref = it.next();
+          if (!ref.value.getRemoved() && ref.value.getHealthCheck() != null) {
+            all.putIfAbsent(ref.key.substring(0, ref.key.lastIndexOf('|')), words(ref.value.getHealthCheck()));
+          }
+        }
+      }
+      return all;
+    }
+
+    /** The reader's answer, or what stopped it (a rebalance moving the store) as thrown here. */
+    private static Map<String, String> join(CompletableFuture<Map<String, String>> reading) {
+      try {
+        return reading.join();
+      } catch (CompletionException e) {
+        throw e.getCause() instanceof RuntimeException cause ? cause : e;
+      }
+    }
+
+    /** A question that asked few stops the reader: its answer is no longer needed. */
+    @Override
+    public void close() {
+      closed = true;
     }
 
     /** Thousands of endpoints share a handful of checks: each is worded once. */
