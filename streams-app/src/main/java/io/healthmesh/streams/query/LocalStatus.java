@@ -12,8 +12,7 @@ import io.healthmesh.streams.endpoint.PerServiceStores;
 import io.healthmesh.streams.output.Emitter;
 import io.healthmesh.streams.rules.Thresholds;
 import io.healthmesh.streams.store.KeyValueStores;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.function.Consumer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -30,9 +29,13 @@ final class LocalStatus {
 
   private LocalStatus() {}
 
-  /** @throws org.apache.kafka.streams.errors.InvalidStateStoreException while a rebalance moves the stores */
-  static List<StatusRow> rows(KafkaStreams streams, StatusQuery query) {
-    List<StatusRow> rows = new ArrayList<>();
+  /**
+   * Gives {@code rows} each row as it is found, so that it can be on its way while the stores are
+   * still read.
+   *
+   * @throws org.apache.kafka.streams.errors.InvalidStateStoreException while a rebalance moves the stores
+   */
+  static void rows(KafkaStreams streams, StatusQuery query, Consumer<StatusRow> rows) {
     String prefix = query.namePrefix();
     for (EntityKind kind : query.kindsAsked()) {
       if (kind == EntityKind.ENDPOINT || kind == EntityKind.EXTERNAL_ENDPOINT) {
@@ -47,19 +50,19 @@ final class LocalStatus {
             KeyValue<String, HealthState> entry = it.next();
             EntityKey key = new EntityKey(kind, entry.key.substring(entry.key.indexOf('|') + 1));
             if (query.matches(key, entry.value.getStatus())) {
-              rows.add(new StatusRow(key, entry.value, thresholds(streams, key)));
+              rows.accept(new StatusRow(key, entry.value, thresholds(streams, key)));
             }
           }
         }
       }
     }
-    return rows;
   }
 
   /** An endpoint of the kind and name asked: its state is all that is left to test. */
-  private static void add(List<StatusRow> rows, StatusQuery query, EntityKey key, HealthState state, String thresholds) {
+  private static void add(Consumer<StatusRow> rows, StatusQuery query, EntityKey key, HealthState state,
+      String thresholds) {
     if (query.matchesState(state.getStatus())) {
-      rows.add(new StatusRow(key, state, thresholds));
+      rows.accept(new StatusRow(key, state, thresholds));
     }
   }
 

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Asks a topology instance's {@link StatusService}: healthctl asks for the whole answer, an
@@ -19,6 +20,8 @@ import java.util.List;
  */
 public final class StatusClient {
   private static final JsonFactory JSON = new JsonFactory();
+  /** The field that ends an answer that could not be finished, saying why. */
+  static final String ERROR = "error";
 
   /** The rows, and how many instances' stores they came from. */
   public record Answer(List<StatusRow> rows, int instances) {}
@@ -38,6 +41,19 @@ public final class StatusClient {
    */
   public static Answer ask(String baseUrl, StatusQuery query, boolean localOnly, Duration connect, Duration read)
       throws Unanswered {
+    List<StatusRow> rows = new ArrayList<>();
+    int instances = ask(baseUrl, query, localOnly, connect, read, rows::add);
+    return new Answer(rows, instances);
+  }
+
+  /**
+   * As {@link #ask(String, StatusQuery, boolean, Duration, Duration)}, giving {@code rows} each
+   * row as it arrives: they are part of a whole only if no {@link Unanswered} follows.
+   *
+   * @return how many instances' stores the rows came from
+   */
+  public static int ask(String baseUrl, StatusQuery query, boolean localOnly, Duration connect, Duration read,
+      Consumer<StatusRow> rows) throws Unanswered {
     String url = baseUrl.replaceAll("/+$", "") + StatusService.PATH + "?" + query.toQueryString()
         + (localOnly ? "&scope=local" : "");
     try {
@@ -53,16 +69,20 @@ public final class StatusClient {
         throw new Unanswered(url + " answered " + code + (why.isEmpty() ? "" : ": " + why));
       }
       try (InputStream in = c.getInputStream(); JsonParser json = JSON.createParser(in)) {
-        return read(json);
+        return read(json, rows);
+      } catch (Refused e) {
+        throw new Unanswered(url + " could not finish its answer: " + e.getMessage());
       }
     } catch (IOException | RuntimeException e) {
       throw new Unanswered(url + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
     }
   }
 
-  /** {"instances": n, "rows": [...]}, a row at a time, so a large answer is never one tree. */
-  private static Answer read(JsonParser json) throws IOException {
-    List<StatusRow> rows = new ArrayList<>();
+  /**
+   * {"instances": n, "rows": [...]}, a row at a time, so a large answer is never one tree; one
+   * that ends with an {@code error} (and unclosed) was not whole.
+   */
+  static int read(JsonParser json, Consumer<StatusRow> rows) throws IOException, Refused {
     int instances = 0;
     if (json.nextToken() != JsonToken.START_OBJECT) {
       throw new IOException("not a status answer");
@@ -74,12 +94,21 @@ public final class StatusClient {
         instances = json.getIntValue();
       } else if (field.equals("rows")) {
         while (json.nextToken() == JsonToken.START_OBJECT) {
-          rows.add(StatusRow.read(json));
+          rows.accept(StatusRow.read(json));
         }
+      } else if (field.equals(ERROR)) {
+        throw new Refused(json.getText());
       } else {
         json.skipChildren();
       }
     }
-    return new Answer(rows, instances);
+    return instances;
+  }
+
+  /** What an answer that could not be finished said about why. */
+  static final class Refused extends Exception {
+    Refused(String message) {
+      super(message, null, false, false);
+    }
   }
 }

@@ -9,10 +9,12 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
@@ -24,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * {@code GET /v1/status?kind=&name=&state=}: live state the way Kafka Streams applications serve
  * it. The instance asked answers from its own stores and asks every other instance of the
  * application ({@code application.server}) for theirs with {@code scope=local}, so the answer is
- * whole or an error: 503 while a rebalance moves stores or an instance does not answer, never a
- * part presented as the whole.
+ * whole or an error: 503 when it cannot start, an {@code error} that ends it unclosed when it
+ * cannot finish (a rebalance moves a store, an instance does not answer), never a part presented
+ * as the whole.
  */
 public final class StatusService implements HttpHandler {
   public static final String PATH = "/v1/status";
@@ -64,44 +67,76 @@ public final class StatusService implements HttpHandler {
         return;
       }
       boolean localOnly = raw != null && raw.contains("scope=local");
-      List<StatusRow> rows;
-      int instances = 1;
+      List<HostInfo> peers;
       try {
         if (streams.state() != KafkaStreams.State.RUNNING) {
           throw new Unanswerable("the topology is " + streams.state() + ", its stores are not all in place");
         }
-        rows = new ArrayList<>(LocalStatus.rows(streams, query));
-        if (!localOnly) {
-          for (HostInfo peer : peers()) {
-            rows.addAll(ask(peer, query));
-            instances++;
-          }
-        }
-      } catch (InvalidStateStoreException e) {
-        refuse(exchange, 503, "a rebalance is moving the stores: " + e.getMessage());
-        return;
+        peers = localOnly ? List.of() : peers();
       } catch (Unanswerable e) {
         refuse(exchange, 503, e.getMessage());
-        return;
-      } catch (RuntimeException e) {
-        // a defect, not a state of the topology: said whole, and counted, instead of a dropped connection
-        LOG.error("status query {} failed", raw, e);
-        refuse(exchange, 500, "the query failed: " + e);
         return;
       }
       exchange.getResponseHeaders().set("Content-Type", "application/json");
       exchange.sendResponseHeaders(200, 0);
-      try (OutputStream out = exchange.getResponseBody(); JsonGenerator json = FACTORY.createGenerator(out)) {
-        json.writeStartObject();
-        json.writeNumberField("instances", instances);
-        json.writeArrayFieldStart("rows");
-        for (StatusRow row : rows) {
-          row.write(json);
-        }
-        json.writeEndArray();
-        json.writeEndObject();
+      try (OutputStream out = exchange.getResponseBody()) {
+        boolean whole = answer(out, 1 + peers.size(), rows -> {
+          LocalStatus.rows(streams, query, rows);
+          for (HostInfo peer : peers) {
+            ask(peer, query, rows);
+          }
+        });
+        (whole ? answered : refused).increment();
       }
-      answered.increment();
+    }
+  }
+
+  /** Finds the rows of an answer, giving each to {@code rows} as it is found. */
+  @FunctionalInterface
+  interface Rows {
+    void find(Consumer<StatusRow> rows);
+  }
+
+  /**
+   * Writes {"instances": n, "rows": [...]}, each row as it is found, so that the asker decodes the
+   * first while the last are still read. A failure after the first row can no longer be a 503: the
+   * answer then ends with {@code "error"} and its JSON is left unclosed, so that no reader, however
+   * old, takes the part it holds for the whole.
+   *
+   * @return whether the answer is whole
+   */
+  static boolean answer(OutputStream out, int instances, Rows find) throws IOException {
+    try (JsonGenerator json = FACTORY.createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT)) {
+      json.writeStartObject();
+      json.writeNumberField("instances", instances);
+      json.writeArrayFieldStart("rows");
+      String failure = null;
+      try {
+        find.find(row -> {
+          try {
+            row.write(json);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+      } catch (UncheckedIOException e) {
+        throw e.getCause(); // the asker went away: there is no one left to tell
+      } catch (InvalidStateStoreException e) {
+        failure = "a rebalance is moving the stores: " + e.getMessage();
+      } catch (Unanswerable e) {
+        failure = e.getMessage();
+      } catch (RuntimeException e) {
+        // a defect, not a state of the topology: said, and counted, instead of a dropped connection
+        LOG.error("status query failed", e);
+        failure = "the query failed: " + e;
+      }
+      json.writeEndArray();
+      if (failure != null) {
+        json.writeStringField(StatusClient.ERROR, failure);
+        return false;
+      }
+      json.writeEndObject();
+      return true;
     }
   }
 
@@ -119,10 +154,9 @@ public final class StatusService implements HttpHandler {
     return peers;
   }
 
-  private List<StatusRow> ask(HostInfo peer, StatusQuery query) {
+  private void ask(HostInfo peer, StatusQuery query, Consumer<StatusRow> rows) {
     try {
-      return StatusClient.ask("http://" + peer.host() + ":" + peer.port(), query, true, peerTimeout, peerTimeout)
-          .rows();
+      StatusClient.ask("http://" + peer.host() + ":" + peer.port(), query, true, peerTimeout, peerTimeout, rows);
     } catch (StatusClient.Unanswered e) {
       throw new Unanswerable("instance " + peer + " did not answer: " + e.getMessage());
     }
@@ -139,7 +173,7 @@ public final class StatusService implements HttpHandler {
   }
 
   /** Why the whole answer cannot be given. */
-  private static final class Unanswerable extends RuntimeException {
+  static final class Unanswerable extends RuntimeException {
     Unanswerable(String message) {
       super(message, null, false, false);
     }
