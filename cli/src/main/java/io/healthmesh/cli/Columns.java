@@ -14,16 +14,35 @@ final class Columns {
 
   /** One row: a value for each width, then the last column. */
   void row(String... values) {
+    append(text, values);
+  }
+
+  /** A row made by {@link #line} (of a table of the same widths), as {@link #row} would add it. */
+  void add(String line) {
+    text.append(line);
+  }
+
+  /**
+   * The text {@link #row} would add for these values, its line end included, without adding it:
+   * rows can be made ready on other threads, or as they arrive, and sorted before the table.
+   */
+  String line(String... values) {
+    StringBuilder line = new StringBuilder(128);
+    append(line, values);
+    return line.toString();
+  }
+
+  private void append(StringBuilder to, String... values) {
     for (int i = 0; i < values.length; i++) {
-      text.append(values[i]);
+      to.append(values[i]);
       if (i < widths.length) {
         for (int pad = widths[i] - values[i].length(); pad > 0; pad--) {
-          text.append(' ');
+          to.append(' ');
         }
-        text.append(' ');
+        to.append(' ');
       }
     }
-    text.append(System.lineSeparator());
+    to.append(System.lineSeparator());
   }
 
   @Override

@@ -40,6 +40,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import picocli.CommandLine;
@@ -56,6 +57,11 @@ import picocli.CommandLine.Spec;
     "--edges shows instead which state every DNS edge serves; --xds what every xDS server sent each client."})
 final class StatusCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String[] HEADER = {"KIND", "NAME", "STATE", "SINCE", "UP/DOWN/UNKNOWN", "THRESHOLDS", "REGION",
+      "PROBERS"};
+  private static final int[] WIDTHS = {24, 40, 24, 25, 16, 16, 12};
+  /** Makes the table's rows before the table is. */
+  private static final Columns TABLE = new Columns(WIDTHS);
 
   enum Format { table, json }
 
@@ -108,50 +114,29 @@ final class StatusCommand implements Callable<Integer> {
     EntityKind only = kind == null ? null : kind(kind);
     StatusQuery query = new StatusQuery(only == null ? Set.of() : Set.of(only), name,
         states == null ? Set.of() : states);
-    List<StatusRow> rows = null;
-    String topology = topologyUrl();
-    if (topology != null && !fromTopic) {
-      try {
-        StatusClient.Answer answer = TopologyStatus.ask(topology, query);
-        rows = answer.rows();
-        steps.step("topology's stores (" + rows.size() + " entities, " + answer.instances() + " instance(s))");
-      } catch (StatusClient.Unanswered e) {
-        spec.commandLine().getErr().println("note: no topology answered (" + e.getMessage()
-            + "); reading health-state instead");
-      }
-    }
-    if (rows == null) {
-      rows = fromTopic(query, only, steps);
-    }
-    // each path answers with the rows asked for only
-    rows = rows.stream().sorted(Comparator.comparing((StatusRow r) -> r.key().getKind()).thenComparing(r -> r.key().getName()))
-        .toList();
     PrintWriter out = spec.commandLine().getOut();
     if (format == Format.json) {
       StringWriter text = new StringWriter();
       try (JsonGenerator json = JSON.getFactory().createGenerator(text).useDefaultPrettyPrinter()) {
         json.writeStartArray();
-        for (StatusRow row : rows) {
+        for (StatusRow row : answer(query, only, steps, row -> row, StatusRow::key)) {
           row.write(json);
         }
         json.writeEndArray();
       }
       out.println(text);
     } else {
+      List<Line> lines = answer(query, only, steps, StatusCommand::line, Line::key);
       // One buffer for the table: a formatted write per row costs more than reading the row.
-      Columns table = new Columns(24, 40, 24, 25, 16, 16, 12);
-      table.row("KIND", "NAME", "STATE", "SINCE", "UP/DOWN/UNKNOWN", "THRESHOLDS", "REGION", "PROBERS");
+      Columns table = new Columns(WIDTHS);
+      table.row(HEADER);
       Map<HealthStatus, Integer> totals = new EnumMap<>(HealthStatus.class);
-      for (StatusRow r : rows) {
-        HealthState s = r.state();
-        table.row(r.key().getKind().name(), r.key().getName(),
-            s.getStatus() + (s.getLastKnownStatus() == null ? "" : " (was " + s.getLastKnownStatus() + ")"),
-            IsoInstants.format(s.getSince()), s.getHealthyCount() + "/" + s.getUnhealthyCount() + "/" + s.getUnknownCount(),
-            r.thresholds() == null ? "-" : r.thresholds(), s.getRegion().isEmpty() ? "-" : s.getRegion(), probers(s));
-        totals.merge(s.getStatus(), 1, Integer::sum);
+      for (Line line : lines) {
+        table.add(line.text());
+        totals.merge(line.status(), 1, Integer::sum);
       }
       out.print(table);
-      out.println(rows.size() + " entities: " + totals.getOrDefault(HealthStatus.HEALTHY, 0) + " HEALTHY, "
+      out.println(lines.size() + " entities: " + totals.getOrDefault(HealthStatus.HEALTHY, 0) + " HEALTHY, "
           + totals.getOrDefault(HealthStatus.UNHEALTHY, 0) + " UNHEALTHY, "
           + totals.getOrDefault(HealthStatus.UNKNOWN, 0) + " UNKNOWN");
     }
@@ -159,6 +144,45 @@ final class StatusCommand implements Callable<Integer> {
     steps.step("output");
     steps.print(spec.commandLine().getErr());
     return 0;
+  }
+
+  /**
+   * The rows asked for, each as {@code as} makes it, sorted by kind and name: from the topology's
+   * stores, each made as it arrives (while the topology still reads), or else from health-state,
+   * made side by side.
+   */
+  private <T> List<T> answer(StatusQuery query, EntityKind only, Timings steps, Function<StatusRow, T> as,
+      Function<T, EntityKey> keyOf) {
+    List<T> shown = null;
+    String topology = topologyUrl();
+    if (topology != null && !fromTopic) {
+      try {
+        List<T> arrived = new ArrayList<>();
+        int instances = TopologyStatus.ask(topology, query, row -> arrived.add(as.apply(row)));
+        shown = arrived;
+        steps.step("topology's stores (" + shown.size() + " entities, " + instances + " instance(s))");
+      } catch (StatusClient.Unanswered e) {
+        spec.commandLine().getErr().println("note: no topology answered (" + e.getMessage()
+            + "); reading health-state instead");
+      }
+    }
+    if (shown == null) {
+      shown = fromTopic(query, only, steps).parallelStream().map(as).toList();
+    }
+    // each path answers with the rows asked for only
+    return shown.stream().sorted(Comparator.comparing((T t) -> keyOf.apply(t).getKind())
+        .thenComparing(t -> keyOf.apply(t).getName())).toList();
+  }
+
+  /** A row of the table: its text, and what it is sorted and counted by. */
+  private record Line(EntityKey key, HealthStatus status, String text) {}
+
+  private static Line line(StatusRow r) {
+    HealthState s = r.state();
+    return new Line(r.key(), s.getStatus(), TABLE.line(r.key().getKind().name(), r.key().getName(),
+        s.getStatus() + (s.getLastKnownStatus() == null ? "" : " (was " + s.getLastKnownStatus() + ")"),
+        IsoInstants.format(s.getSince()), s.getHealthyCount() + "/" + s.getUnhealthyCount() + "/" + s.getUnknownCount(),
+        r.thresholds() == null ? "-" : r.thresholds(), s.getRegion().isEmpty() ? "-" : s.getRegion(), probers(s)));
   }
 
   /** The topology to ask: the flag's or the environment's, else the demo's when the cluster is the demo's. */

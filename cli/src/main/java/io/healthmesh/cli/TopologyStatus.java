@@ -2,7 +2,9 @@ package io.healthmesh.cli;
 
 import io.healthmesh.streams.query.StatusClient;
 import io.healthmesh.streams.query.StatusQuery;
+import io.healthmesh.streams.query.StatusRow;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * {@code status} asked of the topology's stores (R-OP-6) instead of read from {@code health-state}:
@@ -17,7 +19,13 @@ final class TopologyStatus {
 
   private TopologyStatus() {}
 
-  static StatusClient.Answer ask(String baseUrl, StatusQuery query) throws StatusClient.Unanswered {
-    return StatusClient.ask(baseUrl, query, false, CONNECT, READ);
+  /**
+   * Gives {@code rows} each row as it arrives, while the topology still reads its stores; they
+   * are the whole answer only if no {@link StatusClient.Unanswered} follows.
+   *
+   * @return how many instances' stores answered
+   */
+  static int ask(String baseUrl, StatusQuery query, Consumer<StatusRow> rows) throws StatusClient.Unanswered {
+    return StatusClient.ask(baseUrl, query, false, CONNECT, READ, rows);
   }
 }

@@ -9,8 +9,6 @@ import java.net.HttpURLConnection;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -23,9 +21,6 @@ public final class StatusClient {
   /** The field that ends an answer that could not be finished, saying why. */
   static final String ERROR = "error";
 
-  /** The rows, and how many instances' stores they came from. */
-  public record Answer(List<StatusRow> rows, int instances) {}
-
   /** Why no answer came, with the URL asked. */
   public static final class Unanswered extends Exception {
     Unanswered(String message) {
@@ -36,20 +31,11 @@ public final class StatusClient {
   private StatusClient() {}
 
   /**
+   * Gives {@code rows} each row of the answer as it arrives: they are the whole answer only if no
+   * {@link Unanswered} follows.
+   *
    * @param baseUrl {@code http://host:port} of the instance's metrics server
    * @param localOnly only the instance's own stores ({@code scope=local})
-   */
-  public static Answer ask(String baseUrl, StatusQuery query, boolean localOnly, Duration connect, Duration read)
-      throws Unanswered {
-    List<StatusRow> rows = new ArrayList<>();
-    int instances = ask(baseUrl, query, localOnly, connect, read, rows::add);
-    return new Answer(rows, instances);
-  }
-
-  /**
-   * As {@link #ask(String, StatusQuery, boolean, Duration, Duration)}, giving {@code rows} each
-   * row as it arrives: they are part of a whole only if no {@link Unanswered} follows.
-   *
    * @return how many instances' stores the rows came from
    */
   public static int ask(String baseUrl, StatusQuery query, boolean localOnly, Duration connect, Duration read,
