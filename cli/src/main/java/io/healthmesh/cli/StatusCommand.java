@@ -30,7 +30,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -170,8 +169,15 @@ final class StatusCommand implements Callable<Integer> {
       shown = fromTopic(query, only, steps).parallelStream().map(as).toList();
     }
     // each path answers with the rows asked for only
-    return shown.stream().sorted(Comparator.comparing((T t) -> keyOf.apply(t).getKind())
-        .thenComparing(t -> keyOf.apply(t).getName())).toList();
+    List<T> sorted = new ArrayList<>(shown);
+    sorted.sort((x, y) -> byKindAndName(keyOf.apply(x), keyOf.apply(y)));
+    return sorted;
+  }
+
+  /** Kind, then name, compared directly: 200,000 rows are sorted with it. */
+  private static int byKindAndName(EntityKey x, EntityKey y) {
+    int kinds = x.getKind().compareTo(y.getKind());
+    return kinds != 0 ? kinds : x.getName().compareTo(y.getName());
   }
 
   /** A row of the table: its text, and what it is sorted and counted by. */
