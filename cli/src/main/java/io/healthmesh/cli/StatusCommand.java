@@ -41,6 +41,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -166,12 +167,11 @@ final class StatusCommand implements Callable<Integer> {
       }
     }
     if (shown == null) {
-      shown = fromTopic(query, only, steps).parallelStream().map(as).toList();
+      shown = fromTopic(query, only, steps).parallelStream().map(as).collect(Collectors.toCollection(ArrayList::new));
     }
     // each path answers with the rows asked for only
-    List<T> sorted = new ArrayList<>(shown);
-    sorted.sort((x, y) -> byKindAndName(keyOf.apply(x), keyOf.apply(y)));
-    return sorted;
+    shown.sort((x, y) -> byKindAndName(keyOf.apply(x), keyOf.apply(y)));
+    return shown;
   }
 
   /** Kind, then name, compared directly: 200,000 rows are sorted with it. */

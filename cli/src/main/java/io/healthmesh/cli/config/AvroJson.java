@@ -94,7 +94,7 @@ public final class AvroJson {
     boolean first = true;
     for (Schema.Field field : schema.getFields()) {
       Object value = record.get(field.pos());
-      if (leftOut.contains(field.name()) || field.hasDefaultValue() && Objects.equals(defaults[field.pos()], value)) {
+      if (leftOut.contains(field.name()) || atDefault(field, defaults, value)) {
         continue;
       }
       line.append(first ? "" : ",");
@@ -307,8 +307,7 @@ public final class AvroJson {
         Object[] defaults = defaults(schema);
         for (Schema.Field field : schema.getFields()) {
           Object fieldValue = record.get(field.pos());
-          if (skipDefaults && !always.contains(field.name()) && field.hasDefaultValue()
-              && Objects.equals(defaults[field.pos()], fieldValue)) {
+          if (skipDefaults && !always.contains(field.name()) && atDefault(field, defaults, fieldValue)) {
             continue;
           }
           object.set(field.name(), tree(fieldValue, field.schema(), List.of(), skipDefaults));
@@ -339,6 +338,11 @@ public final class AvroJson {
       }
       default -> throw new IllegalArgumentException("no JSON mapping for Avro type " + schema.getType());
     }
+  }
+
+  /** Whether a field holds its default, and so is left out of what is written for people. */
+  private static boolean atDefault(Schema.Field field, Object[] defaults, Object value) {
+    return field.hasDefaultValue() && Objects.equals(defaults[field.pos()], value);
   }
 
   /** Each field's default (null without one), by position; shared, so never changed by callers. */

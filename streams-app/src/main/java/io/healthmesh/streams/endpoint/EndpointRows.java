@@ -120,7 +120,7 @@ public final class EndpointRows {
       try (KeyValueIterator<String, ExternalEndpointRef> it = KeyValueStores.startingWith(refs, address + "|")) {
         while (it.hasNext()) {
           ExternalEndpointRef ref = it.next().value;
-          if (!ref.getRemoved() && ref.getHealthCheck() != null) {
+          if (judges(ref)) {
             return words(ref.getHealthCheck());
           }
         }
@@ -133,12 +133,17 @@ public final class EndpointRows {
       try (KeyValueIterator<String, ExternalEndpointRef> it = refs.all()) {
         while (it.hasNext() && !closed) {
           KeyValue<String, ExternalEndpointRef> ref = it.next();
-          if (!ref.value.getRemoved() && ref.value.getHealthCheck() != null) {
+          if (judges(ref.value)) {
             all.putIfAbsent(ref.key.substring(0, ref.key.lastIndexOf('|')), words(ref.value.getHealthCheck()));
           }
         }
       }
       return all;
+    }
+
+    /** Whether a record set's use of an external endpoint says how to judge it: it still uses it, with a check. */
+    private static boolean judges(ExternalEndpointRef ref) {
+      return !ref.getRemoved() && ref.getHealthCheck() != null;
     }
 
     /** The reader's answer, or what stopped it (a rebalance moving the store) as thrown here. */

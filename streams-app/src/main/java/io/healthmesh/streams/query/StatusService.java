@@ -80,7 +80,7 @@ public final class StatusService implements HttpHandler {
       exchange.getResponseHeaders().set("Content-Type", "application/json");
       exchange.sendResponseHeaders(200, 0);
       try (OutputStream out = exchange.getResponseBody()) {
-        boolean whole = answer(out, 1 + peers.size(), rows -> {
+        boolean whole = answer(out, 1 + peers.size(), raw, rows -> {
           LocalStatus.rows(streams, query, rows);
           for (HostInfo peer : peers) {
             ask(peer, query, rows);
@@ -103,9 +103,10 @@ public final class StatusService implements HttpHandler {
    * answer then ends with {@code "error"} and its JSON is left unclosed, so that no reader, however
    * old, takes the part it holds for the whole.
    *
+   * @param asked the query, for the log when a defect stops the answer
    * @return whether the answer is whole
    */
-  static boolean answer(OutputStream out, int instances, Rows find) throws IOException {
+  static boolean answer(OutputStream out, int instances, String asked, Rows find) throws IOException {
     try (JsonGenerator json = FACTORY.createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT)) {
       json.writeStartObject();
       json.writeNumberField("instances", instances);
@@ -127,7 +128,7 @@ public final class StatusService implements HttpHandler {
         failure = e.getMessage();
       } catch (RuntimeException e) {
         // a defect, not a state of the topology: said, and counted, instead of a dropped connection
-        LOG.error("status query failed", e);
+        LOG.error("status query {} failed", asked, e);
         failure = "the query failed: " + e;
       }
       json.writeEndArray();

@@ -27,7 +27,7 @@ class StatusAnswerTest {
   @Test
   void readsBackEveryRowAndTheInstances_whenTheAnswerIsWhole_R_OP_6() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    assertThat(StatusService.answer(out, 2, rows -> ROWS.forEach(rows))).isTrue();
+    assertThat(StatusService.answer(out, 2, "", rows -> ROWS.forEach(rows))).isTrue();
 
     List<StatusRow> read = new ArrayList<>();
     assertThat(StatusClient.read(parser(out), read::add)).isEqualTo(2);
@@ -38,7 +38,7 @@ class StatusAnswerTest {
   @Test
   void endsWithTheReasonAndUnclosed_whenAStoreMovesAfterTheFirstRows_R_OP_6() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    boolean whole = StatusService.answer(out, 1, rows -> {
+    boolean whole = StatusService.answer(out, 1, "", rows -> {
       ROWS.forEach(rows);
       throw new InvalidStateStoreException("the store health-published moved");
     });
@@ -55,7 +55,7 @@ class StatusAnswerTest {
   @Test
   void endsWithTheReason_whenAnotherInstanceDoesNotAnswer_R_OP_6() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    boolean whole = StatusService.answer(out, 2, rows -> {
+    boolean whole = StatusService.answer(out, 2, "", rows -> {
       rows.accept(ROWS.get(0));
       throw new StatusService.Unanswerable("instance b:9401 did not answer");
     });
