@@ -99,6 +99,7 @@ final class RegistryHttpServer implements AutoCloseable {
       send(exchange, 200, JSON.writeValueAsBytes(reply));
     } catch (RegistryError e) {
       errors.incrementAndGet();
+      drain(exchange);
       if (e.httpStatus == 401) {
         exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"healthmesh-schema-registry\"");
       }
@@ -206,6 +207,19 @@ final class RegistryHttpServer implements AutoCloseable {
       return JSON.readTree(bytes);
     } catch (IOException e) {
       throw RegistryError.badRequest("request body is not JSON: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Reads what is left of a refused request's body (up to the largest accepted): a reply sent
+   * while the client still writes leaves the connection half used, and a client that sends its
+   * next request on it waits for an answer that never comes.
+   */
+  private static void drain(HttpExchange exchange) {
+    try (InputStream in = exchange.getRequestBody()) {
+      in.readNBytes(MAX_BODY + 1);
+    } catch (IOException e) {
+      // the client went away; the reply will find that out
     }
   }
 
