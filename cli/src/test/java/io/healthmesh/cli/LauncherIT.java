@@ -35,6 +35,26 @@ class LauncherIT {
         "io.healthmesh.cli.StatusCommand source: shared objects file", "healthctl 0.1.0");
   }
 
+  @Test
+  void askForTransparentHugePages_whenTheKernelOffersThem() throws Exception {
+    String offered = Files.readString(Path.of("/sys/kernel/mm/transparent_hugepage/enabled"));
+    boolean expected = offered.contains("[madvise]") || offered.contains("[always]");
+    // the JVM reads JAVA_TOOL_OPTIONS beside the launcher's flags, and prints its flags' values
+    Map<String, String> printFlags = Map.of("JAVA_TOOL_OPTIONS", "-XX:+PrintFlagsFinal");
+
+    Run command = launch(printFlags, "--version");
+    Run server = launch(printFlags, "topology", "--help");
+
+    assertThat(command.exit()).as(command.err()).isZero();
+    assertThat(hugePages(command.out())).as(offered).isEqualTo(expected);
+    assertThat(hugePages(server.out())).as("a server's memory is its operator's to tune").isFalse();
+  }
+
+  private static boolean hugePages(String flags) {
+    return flags.lines().filter(l -> l.contains(" UseTransparentHugePages ")).findFirst()
+        .orElseThrow(() -> new AssertionError("no UseTransparentHugePages in " + flags)).contains("= true");
+  }
+
   private static Run launch(Map<String, String> env, String... args) throws Exception {
     ProcessBuilder builder = new ProcessBuilder();
     builder.command().add(ROOT.resolve("healthctl").toString());
