@@ -13,9 +13,12 @@ import io.healthmesh.cli.config.ResourceKind;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.apache.avro.specific.SpecificRecord;
 import picocli.CommandLine;
@@ -66,6 +69,17 @@ final class GetCommand implements Callable<Integer> {
     List<String> warnings = new ArrayList<>();
     // Only the kinds asked for; with a name, only the partition that holds it, and its records alone decoded.
     ConfigTopics topics = new ConfigTopics(cluster.client(), cluster.registry());
+    if (format == Format.table && name == null) {
+      // a table of everything keeps each resource's line alone, made as its record is read
+      Map<ResourceKind, SortedMap<String, String>> lines =
+          topics.summaries(EnumSet.copyOf(kinds), SUMMARY_WIDTH, warnings);
+      steps.step("config topics");
+      warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
+      table(spec.commandLine().getOut(), kinds, lines);
+      steps.step("output");
+      steps.print(spec.commandLine().getErr());
+      return 0;
+    }
     Catalog catalog = name == null ? topics.read(EnumSet.copyOf(kinds), warnings)
         : topics.readNamed(EnumSet.copyOf(kinds), name, warnings);
     steps.step("config topics");
@@ -112,14 +126,25 @@ final class GetCommand implements Callable<Integer> {
             : JSON.createArrayNode().addAll(documents)));
       }
       case table -> {
-        Columns table = new Columns(24, 40);
-        table.row("KIND", "NAME", "SUMMARY");
+        Map<ResourceKind, SortedMap<String, String>> lines = new EnumMap<>(ResourceKind.class);
         for (Resource r : resources) {
-          table.row(r.kind().kindName(), r.key(), AvroJson.summary(r.value(), r.kind().identity(), SUMMARY_WIDTH));
+          lines.computeIfAbsent(r.kind(), k -> new TreeMap<>())
+              .put(r.key(), AvroJson.summary(r.value(), r.kind().identity(), SUMMARY_WIDTH));
         }
-        out.print(table);
+        table(out, List.copyOf(lines.keySet()), lines);
       }
     }
+    out.flush();
+  }
+
+  /** Each resource's summary, by kind in {@code kinds}' order, then by key. */
+  private static void table(PrintWriter out, List<ResourceKind> kinds, Map<ResourceKind, SortedMap<String, String>> lines) {
+    Columns table = new Columns(24, 40);
+    table.row("KIND", "NAME", "SUMMARY");
+    for (ResourceKind k : kinds) {
+      lines.get(k).forEach((key, summary) -> table.row(k.kindName(), key, summary));
+    }
+    out.print(table);
     out.flush();
   }
 }

@@ -103,6 +103,10 @@ class ConfigCommandsIT {
     }
     Cli.Run get = cli.run("get", "hap", "majority-us-east1");
     assertThat(get.err()).contains("skipped").contains("the version before it stays in force");
+    // a table of every policy is made from the records' bytes as they are read: the same verdict
+    Cli.Run table = cli.run("get", "hap");
+    assertThat(table.err()).contains("skipped").contains("the version before it stays in force");
+    assertThat(table.out()).contains("majority-us-east1");
 
     Cli.Run repair = cli.runWithInput(policy, "apply", "-f", "-");
     assertThat(repair.out().strip()).isEqualTo("HealthAggregationPolicy/majority-us-east1 repaired");
@@ -140,6 +144,10 @@ class ConfigCommandsIT {
     assertThat(get.exit()).isZero();
     assertThat(get.out()).as("the version in force, not the latest record").doesNotContain("7500");
     assertThat(get.err()).contains("breaks a rule", "R-WRR-1", "the edges keep the version at offset " + valid.offset());
+    Cli.Run table = cli.run("get", "rrs");
+    assertThat(table.out().lines().filter(l -> l.contains(" " + key + " ")).toList()).singleElement().asString()
+        .contains("\"weight\":").doesNotContain("7500");
+    assertThat(table.err()).contains("breaks a rule", "R-WRR-1");
 
     Cli.Run repair = cli.run("apply", "-f", DEMO.toString());
     assertThat(repair.out()).contains("ResourceRecordSet/" + key + " repaired");

@@ -110,7 +110,7 @@ public final class AvroJson {
   }
 
   /** As {@link #tree} with defaults skipped, then written by Jackson without indentation. */
-  private static boolean compact(Object value, Schema schema, StringBuilder line, int width) {
+  static boolean compact(Object value, Schema schema, StringBuilder line, int width) {
     if (value == null) {
       line.append("null");
       return line.length() <= width;
@@ -143,21 +143,22 @@ public final class AvroJson {
           line.append((long) (Long) value);
         }
       }
-      case DOUBLE, FLOAT -> {
-        double d = ((Number) value).doubleValue();
-        // Jackson quotes what is not a JSON number
-        if (Double.isFinite(d)) {
-          line.append(d);
-        } else {
-          quoted(Double.toString(d), line);
-        }
-      }
+      case DOUBLE, FLOAT -> number(((Number) value).doubleValue(), line);
       default -> throw new IllegalArgumentException("no JSON mapping for Avro type " + schema.getType());
     }
     return line.length() <= width;
   }
 
-  private static void quoted(String text, StringBuilder line) {
+  static void number(double d, StringBuilder line) {
+    // Jackson quotes what is not a JSON number
+    if (Double.isFinite(d)) {
+      line.append(d);
+    } else {
+      quoted(Double.toString(d), line);
+    }
+  }
+
+  static void quoted(String text, StringBuilder line) {
     line.append('"');
     if (plain(text)) {
       line.append(text);
@@ -346,7 +347,7 @@ public final class AvroJson {
   }
 
   /** Each field's default (null without one), by position; shared, so never changed by callers. */
-  private static Object[] defaults(Schema record) {
+  static Object[] defaults(Schema record) {
     return DEFAULTS.computeIfAbsent(record, r -> r.getFields().stream()
         .map(f -> f.hasDefaultValue() ? DATA.getDefaultValue(f) : null).toArray());
   }

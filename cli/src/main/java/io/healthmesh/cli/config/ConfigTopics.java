@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -30,7 +31,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.SerializationException;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -123,6 +123,26 @@ public final class ConfigTopics {
   private Catalog read(TopicScan scan, Set<ResourceKind> kinds, Selection selection,
       InForceVersions.Verdicts verdicts, List<String> warnings) {
     Catalog catalog = new Catalog();
+    read(scan, kinds, selection, verdicts, new Shelf.Records(catalog, registry), warnings);
+    return catalog;
+  }
+
+  /**
+   * Every resource of {@code kinds} as a table's summary of {@code width} characters ({@link
+   * AvroJson#summary}), by kind and key: the resources {@link #read(Set, List)} gives, each made
+   * from its record's bytes as it is read, and only its line kept.
+   */
+  public Map<ResourceKind, SortedMap<String, String>> summaries(Set<ResourceKind> kinds, int width,
+      List<String> warnings) {
+    Shelf.Summaries summaries = new Shelf.Summaries(registry, width);
+    try (TopicScan scan = new TopicScan(client, false)) {
+      read(scan, kinds, Selection.EVERYTHING, InForceVersions.read(scan, registry, warnings), summaries, warnings);
+    }
+    return summaries.lines();
+  }
+
+  private <V> void read(TopicScan scan, Set<ResourceKind> kinds, Selection selection,
+      InForceVersions.Verdicts verdicts, Shelf<V> shelf, List<String> warnings) {
     // Only an unreadable record that is still its key's latest matters; one followed by a good
     // record is history.
     Map<Resource.Ref, String> unreadable = new LinkedHashMap<>();
@@ -130,7 +150,7 @@ public final class ConfigTopics {
     // The topology keeps the version before a record it rejected; so does the catalog.
     Map<String, String> rejectedByTopology = verdicts.rejectedByTopology();
     Map<Resource.Ref, String> rejected = new LinkedHashMap<>();
-    readAll(scan, registry, kinds, selection, (kind, r, value) -> {
+    readAll(scan, kinds, selection, shelf, (kind, r, value) -> {
       Resource.Ref ref = new Resource.Ref(kind, r.key());
       String reason = rejectedByTopology.get(r.topic() + ":" + r.partition() + ":" + r.offset());
       if (reason != null) {
@@ -139,22 +159,21 @@ public final class ConfigTopics {
             + " and is shown here, and applying " + kind.kindName() + " " + r.key() + " rewrites it");
         return;
       }
-      catalog.put(new Resource(kind, r.key(), value, r.topic() + "@" + r.partition() + ":" + r.offset()));
+      shelf.put(kind, r.key(), value);
       unreadable.remove(ref);
       rejected.remove(ref);
       latest.put(ref, new InForceVersions.At(r.partition(), r.offset()));
     }, (kind, key, problem) -> {
-      catalog.damaged(kind, key);
+      shelf.damaged(kind, key);
       unreadable.put(new Resource.Ref(kind, key), problem + "; the version before it stays in force, and applying "
           + kind.kindName() + " " + key + " rewrites it");
     });
     warnings.addAll(unreadable.values());
     rejected.forEach((ref, warning) -> {
-      catalog.damaged(ref.kind(), ref.key());
+      shelf.damaged(ref.kind(), ref.key());
       warnings.add(warning);
     });
-    InForceVersions.apply(catalog, latest, verdicts.inForce(), registry, warnings);
-    return catalog;
+    InForceVersions.apply(shelf, latest, verdicts.inForce(), registry, warnings);
   }
 
   /**
@@ -193,35 +212,41 @@ public final class ConfigTopics {
 
   /** As {@link #readAll(TopicScan, SchemaRegistryClient, Visitor, java.util.function.Consumer)}, naming what was left out. */
   public static void readAll(TopicScan scan, SchemaRegistryClient registry, Visitor each, Unreadable unreadable) {
-    readAll(scan, registry, EnumSet.allOf(ResourceKind.class), Selection.EVERYTHING, each, unreadable);
+    Shelf.Records records = new Shelf.Records(new Catalog(), registry);
+    readAll(scan, EnumSet.allOf(ResourceKind.class), Selection.EVERYTHING, records,
+        (kind, record, value) -> each.accept(kind, record, value), unreadable);
   }
 
-  private static void readAll(TopicScan scan, SchemaRegistryClient registry, Set<ResourceKind> wanted,
-      Selection selection, Visitor each, Unreadable unreadable) {
+  /** As {@link Visitor}, of values as a {@link Shelf} keeps them. */
+  @FunctionalInterface
+  private interface Each<V> {
+    void accept(ResourceKind kind, ConsumerRecord<String, V> record, V value);
+  }
+
+  private static <V> void readAll(TopicScan scan, Set<ResourceKind> wanted, Selection selection, Shelf<V> values,
+      Each<V> each, Unreadable unreadable) {
     Map<String, ResourceKind> kinds = new HashMap<>();
-    Map<String, Deserializer<SpecificRecord>> values = new HashMap<>();
     for (ResourceKind kind : wanted) {
       kinds.put(kind.topic().name(), kind);
-      values.put(kind.topic().name(), kind.topic().valueSerde(registry).deserializer());
     }
-    Function<ConsumerRecord<byte[], byte[]>, Decoded> decode = r -> {
+    Function<ConsumerRecord<byte[], byte[]>, Decoded<V>> decode = r -> {
       if (!selection.keeps(r.key())) {
         return null; // another resource's record: not even decoded, and left out
       }
       String key = r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
       ResourceKind kind = kinds.get(r.topic());
       try {
-        SpecificRecord value = values.get(r.topic()).deserialize(r.topic(), r.value());
-        return new Decoded(kind, new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.timestamp(),
+        V value = r.value() == null ? null : values.read(kind, r.topic(), r.value());
+        return new Decoded<>(kind, new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.timestamp(),
             r.timestampType(), r.serializedKeySize(), r.serializedValueSize(), key, value, r.headers(),
             r.leaderEpoch()), null);
       } catch (SerializationException e) {
         TopicScan.failIfRegistryFailed(e);
-        return new Decoded(kind, new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), key, null),
+        return new Decoded<>(kind, new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), key, null),
             r.topic() + "@" + r.partition() + ":" + r.offset() + " skipped: " + e.getMessage());
       }
     };
-    Consumer<Decoded> visit = d -> {
+    Consumer<Decoded<V>> visit = d -> {
       if (d.problem() == null) {
         each.accept(d.kind(), d.record(), d.record().value());
       } else {
@@ -268,7 +293,7 @@ public final class ConfigTopics {
   }
 
   /** A config record decoded, or why it could not be. */
-  private record Decoded(ResourceKind kind, ConsumerRecord<String, SpecificRecord> record, String problem) {}
+  private record Decoded<V>(ResourceKind kind, ConsumerRecord<String, V> record, String problem) {}
 
   /** Writes every change in one transaction: all of them become visible, or none. */
   public void write(List<Resource> changes) {

@@ -79,7 +79,7 @@ final class InForceVersions {
         Topics.CONFIG_IN_FORCE.valueSerde(registry).deserializer(), k -> true, k -> true, warnings::add));
   }
 
-  static void apply(Catalog catalog, Map<Resource.Ref, At> latest, Map<String, ConfigInForce> entries,
+  static <V> void apply(Shelf<V> shelf, Map<Resource.Ref, At> latest, Map<String, ConfigInForce> entries,
       SchemaRegistryClient registry, List<String> warnings) {
     for (ConfigInForce entry : entries.values()) {
       ResourceKind kind = kindOf(entry.getTopic());
@@ -89,7 +89,7 @@ final class InForceVersions {
         continue; // a later version was taken, or the entry is about another partition
       }
       if (entry.getInForce() == null) {
-        catalog.put(new Resource(kind, entry.getKey(), null, entry.getTopic()));
+        shelf.put(kind, entry.getKey(), null);
         warnings.add(kind.kindName() + " " + entry.getKey() + ": its latest record (" + entry.getTopic() + "@"
             + at.partition() + ":" + at.offset() + ") breaks a rule (" + String.join("; ", entry.getProblems())
             + ") and no version of it is in force: the edges serve nothing for it, so it is not shown; applying "
@@ -100,9 +100,8 @@ final class InForceVersions {
       byte[] value = new byte[bytes.remaining()];
       bytes.get(value);
       SpecificRecord inForce = kind.topic().valueSerde(registry).deserializer().deserialize(entry.getTopic(), value);
-      catalog.put(new Resource(kind, entry.getKey(), inForce,
-          entry.getTopic() + "@" + entry.getPartition() + ":" + entry.getInForceOffset()));
-      catalog.damaged(kind, entry.getKey());
+      shelf.put(kind, entry.getKey(), shelf.kept(kind, inForce));
+      shelf.damaged(kind, entry.getKey());
       warnings.add(kind.kindName() + " " + entry.getKey() + ": its latest record (" + entry.getTopic() + "@"
           + at.partition() + ":" + at.offset() + ") breaks a rule (" + String.join("; ", entry.getProblems())
           + "); the edges keep the version at offset " + entry.getInForceOffset() + " in force, shown here, and applying "

@@ -28,34 +28,61 @@ class AvroJsonTest {
 
   @Test
   void summaryIsTheDocumentOnOneLineCut_forEveryDemoResourceAtEveryWidth() throws Exception {
-    List<SpecificRecord> records = new ArrayList<>();
-    List<List<String>> leftOut = new ArrayList<>();
-    for (Resource r : Configs.demo()) {
-      records.add(r.value());
-      leftOut.add(r.kind().identity());
-    }
-    // what Jackson escapes, text beyond Latin-1, and numbers Jackson writes its own way
-    records.add(ManagedZone.newBuilder().setName("z").setDnsName("z.internal.")
-        .setDescription("quote \" backslash \\ newline \n tab \t bell \u0007 delete \u007f separator \u2028 é 😀 </script>").build());
-    leftOut.add(List.of("name"));
-    for (double trickle : new double[] {0.1, 1e-7, 2.5e21, Double.NaN, Double.POSITIVE_INFINITY}) {
-      ResourceRecordSet failover = Configs.demo().stream().map(Resource::value).filter(v -> v instanceof ResourceRecordSet rrs
-          && rrs.getRoutingPolicy() != null && rrs.getRoutingPolicy().getPrimaryBackup() != null)
-          .map(v -> ResourceRecordSet.newBuilder((ResourceRecordSet) v)).findFirst().orElseThrow().build();
-      failover.getRoutingPolicy().getPrimaryBackup().setTrickleTraffic(trickle);
-      records.add(failover);
-      leftOut.add(List.of());
-    }
     ObjectMapper json = new ObjectMapper();
-    for (int i = 0; i < records.size(); i++) {
-      ObjectNode whole = AvroJson.write(records.get(i), leftOut.get(i));
-      leftOut.get(i).forEach(whole::remove);
+    for (SummaryCase c : summaryCases()) {
+      ObjectNode whole = AvroJson.write(c.record(), c.leftOut());
+      c.leftOut().forEach(whole::remove);
       String line = json.writeValueAsString(whole);
       for (int width = 3; width <= line.length() + 2; width++) {
         String expected = line.length() > width ? line.substring(0, width - 3) + "..." : line;
-        assertThat(AvroJson.summary(records.get(i), leftOut.get(i), width)).as(line + " at " + width).isEqualTo(expected);
+        assertThat(AvroJson.summary(c.record(), c.leftOut(), width)).as(line + " at " + width).isEqualTo(expected);
       }
     }
+  }
+
+  /** A record summarised, less the fields a table shows in columns of their own. */
+  record SummaryCase(SpecificRecord record, List<String> leftOut) {}
+
+  /**
+   * Every demo resource; text Jackson escapes and text beyond Latin-1; numbers Jackson writes its
+   * own way; and a record set whose nested fields hold their defaults or not, with a long list.
+   */
+  static List<SummaryCase> summaryCases() {
+    List<SummaryCase> cases = new ArrayList<>();
+    for (Resource r : Configs.demo()) {
+      cases.add(new SummaryCase(r.value(), r.kind().identity()));
+    }
+    cases.add(new SummaryCase(ManagedZone.newBuilder().setName("z").setDnsName("z.internal.")
+        .setDescription("quote \" backslash \\ newline \n tab \t bell \u0007 delete \u007f separator \u2028 é 😀 </script>")
+        .build(), List.of("name")));
+    for (double trickle : new double[] {0.0, 0.1, 1e-7, 2.5e21, Double.NaN, Double.POSITIVE_INFINITY, -0.0}) {
+      ResourceRecordSet failover = ResourceRecordSet.newBuilder(firstFailover()).build();
+      failover.getRoutingPolicy().getPrimaryBackup().setTrickleTraffic(trickle);
+      cases.add(new SummaryCase(failover, List.of()));
+      cases.add(new SummaryCase(failover, RESOURCE_RECORD_SET_IDENTITY));
+    }
+    for (int size : new int[] {0, 1, 300}) {
+      ResourceRecordSet many = ResourceRecordSet.newBuilder(firstFailover()).build();
+      many.getRoutingPolicy().getPrimaryBackup().getBackupGeoTargets().setEnableFencing(size > 0);
+      many.getRoutingPolicy().getPrimaryBackup().getBackupGeoTargets().getItems().forEach(item -> {
+        List<String> rrdatas = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+          rrdatas.add("10.1." + i / 250 + "." + i % 250);
+        }
+        item.setRrdatas(rrdatas); // none: at its default, left out
+      });
+      cases.add(new SummaryCase(many, RESOURCE_RECORD_SET_IDENTITY));
+      cases.add(new SummaryCase(many, List.of()));
+    }
+    return cases;
+  }
+
+  private static final List<String> RESOURCE_RECORD_SET_IDENTITY = ResourceKind.RESOURCE_RECORD_SET.identity();
+
+  private static ResourceRecordSet firstFailover() {
+    return Configs.demo().stream().map(Resource::value).filter(v -> v instanceof ResourceRecordSet rrs
+        && rrs.getRoutingPolicy() != null && rrs.getRoutingPolicy().getPrimaryBackup() != null)
+        .map(v -> (ResourceRecordSet) v).findFirst().orElseThrow();
   }
 
   @Test

@@ -1,0 +1,159 @@
+package io.healthmesh.cli.config;
+
+import io.healthmesh.schemas.SchemaRegistryClient;
+import io.healthmesh.schemas.WireFormat;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * Where a read of the config topics puts each resource's version in force, in the form its reader
+ * keeps: the decoded record ({@link Records}, a {@link Catalog}), or a table's line ({@link
+ * Summaries}). The read decides which version is in force; the shelf only keeps it.
+ *
+ * @param <V> what is kept of a resource
+ */
+interface Shelf<V> {
+
+  /** A config record's value as kept; called on the reading threads, side by side. */
+  V read(ResourceKind kind, String topic, byte[] value) throws SerializationException;
+
+  /** A decoded record as kept (an edge's in-force version). */
+  V kept(ResourceKind kind, SpecificRecord value);
+
+  /** The version in force; null removes the resource. */
+  void put(ResourceKind kind, String key, V value);
+
+  /** The latest record of this resource could not be taken; what is kept is the version before. */
+  void damaged(ResourceKind kind, String key);
+
+  /** Decoded records, in a {@link Catalog}. */
+  final class Records implements Shelf<SpecificRecord> {
+    private final Catalog catalog;
+    private final Map<ResourceKind, Deserializer<SpecificRecord>> values = new EnumMap<>(ResourceKind.class);
+
+    Records(Catalog catalog, SchemaRegistryClient registry) {
+      this.catalog = catalog;
+      for (ResourceKind kind : ResourceKind.values()) {
+        values.put(kind, kind.topic().valueSerde(registry).deserializer());
+      }
+    }
+
+    @Override
+    public SpecificRecord read(ResourceKind kind, String topic, byte[] value) {
+      return values.get(kind).deserialize(topic, value);
+    }
+
+    @Override
+    public SpecificRecord kept(ResourceKind kind, SpecificRecord value) {
+      return value;
+    }
+
+    @Override
+    public void put(ResourceKind kind, String key, SpecificRecord value) {
+      catalog.put(new Resource(kind, key, value, null));
+    }
+
+    @Override
+    public void damaged(ResourceKind kind, String key) {
+      catalog.damaged(kind, key);
+    }
+  }
+
+  /**
+   * Each resource's {@link AvroJson#summary}, made from its record's bytes as they are read (no
+   * record is kept): a table of 100,000 record sets keeps 100,000 short lines.
+   */
+  final class Summaries implements Shelf<String> {
+    private final Records records;
+    private final SchemaRegistryClient registry;
+    private final int width;
+    private final Map<ResourceKind, SortedMap<String, String>> lines = new EnumMap<>(ResourceKind.class);
+    /** By kind and schema id: the writer of summaries straight from the bytes, or {@link #DECODE}. */
+    private final Map<ResourceKind, Map<Integer, Object>> direct = new EnumMap<>(ResourceKind.class);
+    private static final Object DECODE = new Object();
+
+    Summaries(SchemaRegistryClient registry, int width) {
+      this.records = new Records(new Catalog(), registry);
+      this.registry = registry;
+      this.width = width;
+      for (ResourceKind kind : ResourceKind.values()) {
+        lines.put(kind, new TreeMap<>());
+        direct.put(kind, new ConcurrentHashMap<>());
+      }
+    }
+
+    @Override
+    public String read(ResourceKind kind, String topic, byte[] value) {
+      if (direct(kind, topic, value) instanceof AvroSummary summary) {
+        try {
+          return summary.summary(value, WireFormat.HEADER_SIZE, value.length - WireFormat.HEADER_SIZE);
+        } catch (Exception damaged) {
+          // Avro's own reader says what is wrong with it, below
+        }
+      }
+      return kept(kind, records.read(kind, topic, value));
+    }
+
+    @Override
+    public String kept(ResourceKind kind, SpecificRecord value) {
+      return AvroJson.summary(value, kind.identity(), width);
+    }
+
+    @Override
+    public void put(ResourceKind kind, String key, String value) {
+      if (value == null) {
+        lines.get(kind).remove(key);
+      } else {
+        lines.get(kind).put(key, value);
+      }
+    }
+
+    @Override
+    public void damaged(ResourceKind kind, String key) {
+      // a table shows the version kept, as get does from a catalog
+    }
+
+    Map<ResourceKind, SortedMap<String, String>> lines() {
+      Map<ResourceKind, SortedMap<String, String>> view = new EnumMap<>(ResourceKind.class);
+      lines.forEach((kind, byKey) -> view.put(kind, Collections.unmodifiableSortedMap(byKey)));
+      return view;
+    }
+
+    /**
+     * The direct writer for bodies of this schema id: only where the writer's schema is the
+     * generated class's (else the bytes mean something else field by field). A schema that
+     * cannot be fetched is left to the decoder, which says so.
+     */
+    private Object direct(ResourceKind kind, String topic, byte[] value) {
+      int id;
+      try {
+        id = WireFormat.schemaId(topic, value);
+      } catch (SerializationException e) {
+        return DECODE;
+      }
+      Object known = direct.get(kind).get(id);
+      if (known != null) {
+        return known;
+      }
+      Schema writer;
+      try {
+        writer = registry.byId(id);
+      } catch (RuntimeException e) {
+        return DECODE;
+      }
+      Schema reader = kind.schema();
+      AvroSummary summary = writer.equals(reader) ? AvroSummary.of(reader, kind.identity(), width) : null;
+      Object found = summary == null ? DECODE : summary;
+      direct.get(kind).putIfAbsent(id, found);
+      return found;
+    }
+  }
+}
