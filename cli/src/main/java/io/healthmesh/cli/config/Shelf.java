@@ -37,18 +37,18 @@ interface Shelf<V> {
   /** Decoded records, in a {@link Catalog}. */
   final class Records implements Shelf<SpecificRecord> {
     private final Catalog catalog;
-    private final Map<ResourceKind, Deserializer<SpecificRecord>> values = new EnumMap<>(ResourceKind.class);
+    private final SchemaRegistryClient registry;
+    /** Made for the kinds read only: making one loads its classes and schema. */
+    private final Map<ResourceKind, Deserializer<SpecificRecord>> values = new ConcurrentHashMap<>();
 
     Records(Catalog catalog, SchemaRegistryClient registry) {
       this.catalog = catalog;
-      for (ResourceKind kind : ResourceKind.values()) {
-        values.put(kind, kind.topic().valueSerde(registry).deserializer());
-      }
+      this.registry = registry;
     }
 
     @Override
     public SpecificRecord read(ResourceKind kind, String topic, byte[] value) {
-      return values.get(kind).deserialize(topic, value);
+      return values.computeIfAbsent(kind, k -> k.topic().valueSerde(registry).deserializer()).deserialize(topic, value);
     }
 
     @Override
