@@ -2,6 +2,7 @@ package io.healthmesh.cli.config;
 
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.WireFormat;
+import java.io.IOException;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
@@ -90,16 +91,37 @@ interface Shelf<V> {
       }
     }
 
+    /**
+     * The first record of each schema id is decoded by Avro's reader, which fetches the writer's
+     * schema (or says why it cannot); the records after it of a schema the direct writer reads
+     * are summarised from their bytes. A body the direct writer finds damaged is decoded too, so
+     * that Avro's reader says what is wrong with it.
+     */
     @Override
     public String read(ResourceKind kind, String topic, byte[] value) {
-      if (direct(kind, topic, value) instanceof AvroSummary summary) {
+      int id;
+      try {
+        id = WireFormat.schemaId(topic, value);
+      } catch (SerializationException notFramed) {
+        return kept(kind, records.read(kind, topic, value)); // the reader says what is wrong with it
+      }
+      Map<Integer, Object> byId = direct.get(kind);
+      Object known = byId.get(id);
+      if (known instanceof AvroSummary summary) {
         try {
           return summary.summary(value, WireFormat.HEADER_SIZE, value.length - WireFormat.HEADER_SIZE);
-        } catch (Exception damaged) {
-          // Avro's own reader says what is wrong with it, below
+        } catch (IOException | RuntimeException damaged) {
+          return kept(kind, records.read(kind, topic, value));
         }
       }
-      return kept(kind, records.read(kind, topic, value));
+      String line = kept(kind, records.read(kind, topic, value));
+      if (known == null) {
+        // the schema is the registry client's now, fetched for the reader above
+        Schema reader = kind.schema();
+        AvroSummary summary = registry.byId(id).equals(reader) ? AvroSummary.of(reader, kind.identity(), width) : null;
+        byId.putIfAbsent(id, summary == null ? DECODE : summary);
+      }
+      return line;
     }
 
     @Override
@@ -121,39 +143,15 @@ interface Shelf<V> {
       // a table shows the version kept, as get does from a catalog
     }
 
+    /** Whether records of this kind and schema id are summarised from their bytes (known after the first). */
+    boolean fromBytes(ResourceKind kind, int schemaId) {
+      return direct.get(kind).get(schemaId) instanceof AvroSummary;
+    }
+
     Map<ResourceKind, SortedMap<String, String>> lines() {
       Map<ResourceKind, SortedMap<String, String>> view = new EnumMap<>(ResourceKind.class);
       lines.forEach((kind, byKey) -> view.put(kind, Collections.unmodifiableSortedMap(byKey)));
       return view;
-    }
-
-    /**
-     * The direct writer for bodies of this schema id: only where the writer's schema is the
-     * generated class's (else the bytes mean something else field by field). A schema that
-     * cannot be fetched is left to the decoder, which says so.
-     */
-    private Object direct(ResourceKind kind, String topic, byte[] value) {
-      int id;
-      try {
-        id = WireFormat.schemaId(topic, value);
-      } catch (SerializationException e) {
-        return DECODE;
-      }
-      Object known = direct.get(kind).get(id);
-      if (known != null) {
-        return known;
-      }
-      Schema writer;
-      try {
-        writer = registry.byId(id);
-      } catch (RuntimeException e) {
-        return DECODE;
-      }
-      Schema reader = kind.schema();
-      AvroSummary summary = writer.equals(reader) ? AvroSummary.of(reader, kind.identity(), width) : null;
-      Object found = summary == null ? DECODE : summary;
-      direct.get(kind).putIfAbsent(id, found);
-      return found;
     }
   }
 }
