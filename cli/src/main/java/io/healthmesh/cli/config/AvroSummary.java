@@ -178,16 +178,10 @@ final class AvroSummary {
           line.append(b);
         }
       }
-      case INT -> {
-        int i = in.readInt();
+      case INT, LONG -> {
+        long n = type.getType() == Schema.Type.INT ? in.readInt() : in.readLong();
         if (line != null) {
-          line.append(i);
-        }
-      }
-      case LONG -> {
-        long l = in.readLong();
-        if (line != null) {
-          line.append(l);
+          line.append(n);
         }
       }
       case DOUBLE -> {

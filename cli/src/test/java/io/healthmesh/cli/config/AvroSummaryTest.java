@@ -12,6 +12,7 @@ import io.healthmesh.schemas.WireFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.lang.reflect.Proxy;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -70,7 +71,7 @@ class AvroSummaryTest {
     // id 1: the generated class's schema; id 2: an older writer schema without the description
     Schema older = SchemaBuilder.record("ManagedZone").namespace("io.healthmesh.config").fields()
         .requiredString("name").requiredString("dnsName").endRecord();
-    Registry registry = new Registry(Map.of(1, zone.getSchema(), 2, older));
+    SchemaRegistryClient registry = registry(Map.of(1, zone.getSchema(), 2, older));
     Shelf.Summaries summaries = new Shelf.Summaries(registry, 100);
     String topic = ResourceKind.MANAGED_ZONE.topic().name();
 
@@ -116,47 +117,14 @@ class AvroSummaryTest {
     return framed;
   }
 
-  /** Schemas by id. */
-  private static final class Registry implements SchemaRegistryClient {
-    private final Map<Integer, Schema> schemas;
-
-    Registry(Map<Integer, Schema> schemas) {
-      this.schemas = schemas;
-    }
-
-    @Override
-    public Schema byId(int id) {
-      return schemas.get(id);
-    }
-
-    @Override
-    public int register(String subject, Schema schema) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public int idOf(String subject, Schema schema) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public SchemaVersion latest(String subject) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public boolean isCompatible(String subject, Schema schema) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public String compatibility(String subject) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void setCompatibility(String subject, String level) {
-      throw new UnsupportedOperationException();
-    }
+  /** A registry that knows these schemas by id, and is asked nothing else. */
+  private static SchemaRegistryClient registry(Map<Integer, Schema> schemas) {
+    return (SchemaRegistryClient) Proxy.newProxyInstance(SchemaRegistryClient.class.getClassLoader(),
+        new Class<?>[] {SchemaRegistryClient.class}, (proxy, method, args) -> {
+          if (!method.getName().equals("byId")) {
+            throw new UnsupportedOperationException(method.getName());
+          }
+          return schemas.get((Integer) args[0]);
+        });
   }
 }
