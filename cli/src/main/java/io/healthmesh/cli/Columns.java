@@ -2,7 +2,8 @@ package io.healthmesh.cli;
 
 /**
  * A table as text, each column padded to its width like {@code %-Ns} (a longer value pushes the
- * rest of its row right), the last column unpadded; built in one buffer, written at once.
+ * rest of its row right), the last column unpadded: built in one buffer and written at once
+ * ({@link #row}), or made row by row ({@link #line}) by a caller that holds its rows already made.
  */
 final class Columns {
   private final int[] widths;
@@ -15,11 +16,6 @@ final class Columns {
   /** One row: a value for each width, then the last column. */
   void row(String... values) {
     append(text, values);
-  }
-
-  /** A row made by {@link #line} (of a table of the same widths), as {@link #row} would add it. */
-  void add(String line) {
-    text.append(line);
   }
 
   /**
