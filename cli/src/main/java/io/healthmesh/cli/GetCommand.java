@@ -13,13 +13,12 @@ import io.healthmesh.cli.config.ResourceKind;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import org.apache.avro.specific.SpecificRecord;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -75,7 +74,8 @@ final class GetCommand implements Callable<Integer> {
           topics.summaries(EnumSet.copyOf(kinds), SUMMARY_WIDTH, warnings);
       steps.step("config topics");
       warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
-      table(spec.commandLine().getOut(), kinds, lines);
+      table(spec.commandLine().getOut(),
+          rows -> kinds.forEach(k -> lines.get(k).forEach((key, summary) -> rows.row(k.kindName(), key, summary))));
       steps.step("output");
       steps.print(spec.commandLine().getErr());
       return 0;
@@ -125,25 +125,17 @@ final class GetCommand implements Callable<Integer> {
         out.println(JSON.writeValueAsString(documents.size() == 1 && name != null ? documents.get(0)
             : JSON.createArrayNode().addAll(documents)));
       }
-      case table -> {
-        Map<ResourceKind, SortedMap<String, String>> lines = new EnumMap<>(ResourceKind.class);
-        for (Resource r : resources) {
-          lines.computeIfAbsent(r.kind(), k -> new TreeMap<>())
-              .put(r.key(), AvroJson.summary(r.value(), r.kind().identity(), SUMMARY_WIDTH));
-        }
-        table(out, List.copyOf(lines.keySet()), lines);
-      }
+      case table -> table(out, rows -> resources.forEach(r -> rows.row(r.kind().kindName(), r.key(),
+          AvroJson.summary(r.value(), r.kind().identity(), SUMMARY_WIDTH))));
     }
     out.flush();
   }
 
-  /** Each resource's summary, by kind in {@code kinds}' order, then by key. */
-  private static void table(PrintWriter out, List<ResourceKind> kinds, Map<ResourceKind, SortedMap<String, String>> lines) {
+  /** The table of resources: its header, then the rows {@code rows} adds, written at once. */
+  private static void table(PrintWriter out, Consumer<Columns> rows) {
     Columns table = new Columns(24, 40);
     table.row("KIND", "NAME", "SUMMARY");
-    for (ResourceKind k : kinds) {
-      lines.get(k).forEach((key, summary) -> table.row(k.kindName(), key, summary));
-    }
+    rows.accept(table);
     out.print(table);
     out.flush();
   }
