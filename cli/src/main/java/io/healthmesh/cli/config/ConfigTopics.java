@@ -150,7 +150,7 @@ public final class ConfigTopics {
     // The topology keeps the version before a record it rejected; so does the catalog.
     Map<String, String> rejectedByTopology = verdicts.rejectedByTopology();
     Map<Resource.Ref, String> rejected = new LinkedHashMap<>();
-    readAll(scan, kinds, selection, shelf, (kind, r, value) -> {
+    readAll(scan, kinds, selection, shelf::read, (kind, r, value) -> {
       Resource.Ref ref = new Resource.Ref(kind, r.key());
       String reason = rejectedByTopology.get(r.topic() + ":" + r.partition() + ":" + r.offset());
       if (reason != null) {
@@ -212,9 +212,14 @@ public final class ConfigTopics {
 
   /** As {@link #readAll(TopicScan, SchemaRegistryClient, Visitor, java.util.function.Consumer)}, naming what was left out. */
   public static void readAll(TopicScan scan, SchemaRegistryClient registry, Visitor each, Unreadable unreadable) {
-    Shelf.Records records = new Shelf.Records(new Catalog(), registry);
-    readAll(scan, EnumSet.allOf(ResourceKind.class), Selection.EVERYTHING, records,
+    readAll(scan, EnumSet.allOf(ResourceKind.class), Selection.EVERYTHING, new Shelf.Decoders(registry)::read,
         (kind, record, value) -> each.accept(kind, record, value), unreadable);
+  }
+
+  /** A config record's value as a read keeps it; a failure to read it is a {@link SerializationException}. */
+  @FunctionalInterface
+  private interface ValueReader<V> {
+    V read(ResourceKind kind, String topic, byte[] value);
   }
 
   /** As {@link Visitor}, of values as a {@link Shelf} keeps them. */
@@ -223,7 +228,7 @@ public final class ConfigTopics {
     void accept(ResourceKind kind, ConsumerRecord<String, V> record, V value);
   }
 
-  private static <V> void readAll(TopicScan scan, Set<ResourceKind> wanted, Selection selection, Shelf<V> values,
+  private static <V> void readAll(TopicScan scan, Set<ResourceKind> wanted, Selection selection, ValueReader<V> values,
       Each<V> each, Unreadable unreadable) {
     Map<String, ResourceKind> kinds = new HashMap<>();
     for (ResourceKind kind : wanted) {

@@ -35,21 +35,34 @@ interface Shelf<V> {
   /** The latest record of this resource could not be taken; what is kept is the version before. */
   void damaged(ResourceKind kind, String key);
 
-  /** Decoded records, in a {@link Catalog}. */
-  final class Records implements Shelf<SpecificRecord> {
-    private final Catalog catalog;
+  /** Each kind's records decoded by Avro's reader, side by side; a failure is a {@link SerializationException}. */
+  final class Decoders {
     private final SchemaRegistryClient registry;
     /** Made for the kinds read only: making one loads its classes and schema. */
     private final Map<ResourceKind, Deserializer<SpecificRecord>> values = new ConcurrentHashMap<>();
 
+    Decoders(SchemaRegistryClient registry) {
+      this.registry = registry;
+    }
+
+    SpecificRecord read(ResourceKind kind, String topic, byte[] value) {
+      return values.computeIfAbsent(kind, k -> k.topic().valueSerde(registry).deserializer()).deserialize(topic, value);
+    }
+  }
+
+  /** Decoded records, in a {@link Catalog}. */
+  final class Records implements Shelf<SpecificRecord> {
+    private final Catalog catalog;
+    private final Decoders decoders;
+
     Records(Catalog catalog, SchemaRegistryClient registry) {
       this.catalog = catalog;
-      this.registry = registry;
+      this.decoders = new Decoders(registry);
     }
 
     @Override
     public SpecificRecord read(ResourceKind kind, String topic, byte[] value) {
-      return values.computeIfAbsent(kind, k -> k.topic().valueSerde(registry).deserializer()).deserialize(topic, value);
+      return decoders.read(kind, topic, value);
     }
 
     @Override
@@ -73,7 +86,7 @@ interface Shelf<V> {
    * record is kept): a table of 100,000 record sets keeps 100,000 short lines.
    */
   final class Summaries implements Shelf<String> {
-    private final Records records;
+    private final Decoders decoders;
     private final SchemaRegistryClient registry;
     private final int width;
     private final Map<ResourceKind, SortedMap<String, String>> lines = new EnumMap<>(ResourceKind.class);
@@ -82,7 +95,7 @@ interface Shelf<V> {
     private static final Object DECODE = new Object();
 
     Summaries(SchemaRegistryClient registry, int width) {
-      this.records = new Records(new Catalog(), registry);
+      this.decoders = new Decoders(registry);
       this.registry = registry;
       this.width = width;
       for (ResourceKind kind : ResourceKind.values()) {
@@ -103,7 +116,7 @@ interface Shelf<V> {
       try {
         id = WireFormat.schemaId(topic, value);
       } catch (SerializationException notFramed) {
-        return kept(kind, records.read(kind, topic, value)); // the reader says what is wrong with it
+        return kept(kind, decoders.read(kind, topic, value)); // the reader says what is wrong with it
       }
       Map<Integer, Object> byId = direct.get(kind);
       Object known = byId.get(id);
@@ -111,10 +124,10 @@ interface Shelf<V> {
         try {
           return summary.summary(value, WireFormat.HEADER_SIZE, value.length - WireFormat.HEADER_SIZE);
         } catch (IOException | RuntimeException damaged) {
-          return kept(kind, records.read(kind, topic, value));
+          return kept(kind, decoders.read(kind, topic, value));
         }
       }
-      String line = kept(kind, records.read(kind, topic, value));
+      String line = kept(kind, decoders.read(kind, topic, value));
       if (known == null) {
         // the schema is the registry client's now, fetched for the reader above
         Schema reader = kind.schema();
