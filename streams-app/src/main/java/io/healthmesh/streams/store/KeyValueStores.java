@@ -27,7 +27,7 @@ public final class KeyValueStores {
    */
   public static <V> StoreBuilder<KeyValueStore<String, V>> inMemory(String name, boolean changelogs, Serde<V> values) {
     StoreBuilder<KeyValueStore<String, V>> builder =
-        Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), values);
+        Stores.keyValueStoreBuilder(SkipListStore.supplier(name), Serdes.String(), values);
     return changelogs ? builder.withCachingEnabled() : builder.withLoggingDisabled();
   }
 

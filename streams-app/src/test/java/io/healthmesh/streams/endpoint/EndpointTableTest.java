@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.healthmesh.schemas.InMemorySchemaRegistryClient;
 import io.healthmesh.streams.output.Out;
+import io.healthmesh.streams.store.SkipListStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,7 +29,7 @@ class EndpointTableTest {
   @BeforeEach
   void setUp() {
     context = new MockProcessorContext<>();
-    store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(PerServiceStores.ENDPOINTS), Serdes.String(),
+    store = Stores.keyValueStoreBuilder(SkipListStore.supplier(PerServiceStores.ENDPOINTS), Serdes.String(),
         new EndpointGroupSerde(new InMemorySchemaRegistryClient())).withLoggingDisabled().build();
     store.init(context.getStateStoreContext(), store);
     context.addStateStore(store);

@@ -19,7 +19,7 @@ class MirroredStoreTest {
   @BeforeEach
   void setUp() {
     context = new MockProcessorContext<>();
-    store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("t"), Serdes.String(), Serdes.String())
+    store = Stores.keyValueStoreBuilder(SkipListStore.supplier("t"), Serdes.String(), Serdes.String())
         .withLoggingDisabled().build();
     store.init(context.getStateStoreContext(), store);
     context.addStateStore(store);
