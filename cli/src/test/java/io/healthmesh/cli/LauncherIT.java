@@ -51,9 +51,32 @@ class LauncherIT {
     assertThat(hugePages(server.out())).as("a server's memory is its operator's to tune").isFalse();
   }
 
+  @Test
+  void runCommandsWithASmallYoungGeneration_inAHeapThatStartsLarge() throws Exception {
+    Map<String, String> printFlags = Map.of("JAVA_TOOL_OPTIONS", "-XX:+PrintFlagsFinal");
+
+    for (String[] command : List.of(new String[] {"--version"}, new String[] {"get", "--help"},
+        new String[] {"validate", "--help"})) {
+      Run run = launch(printFlags, command);
+      assertThat(run.exit()).as(run.err()).isZero();
+      assertThat(flag(run.out(), "UseParallelGC")).as(command[0]).isEqualTo("true");
+      assertThat(flag(run.out(), "MaxNewSize")).as(command[0]).isEqualTo(String.valueOf(32 << 20));
+      assertThat(flag(run.out(), "InitialRAMPercentage")).as(command[0]).startsWith("4.0");
+    }
+    Run server = launch(printFlags, "topology", "--help");
+    assertThat(flag(server.out(), "UseParallelGC")).as("a server keeps the JVM's collector").isEqualTo("false");
+    assertThat(flag(server.out(), "InitialRAMPercentage")).startsWith("1.5");
+  }
+
   private static boolean hugePages(String flags) {
-    return flags.lines().filter(l -> l.contains(" UseTransparentHugePages ")).findFirst()
-        .orElseThrow(() -> new AssertionError("no UseTransparentHugePages in " + flags)).contains("= true");
+    return flag(flags, "UseTransparentHugePages").equals("true");
+  }
+
+  /** A flag's value as -XX:+PrintFlagsFinal prints it: "type name = value {origin}". */
+  private static String flag(String flags, String name) {
+    String line = flags.lines().filter(l -> l.contains(" " + name + " ")).findFirst()
+        .orElseThrow(() -> new AssertionError("no " + name + " in " + flags));
+    return line.substring(line.indexOf('=') + 1).trim().split("\\s+")[0];
   }
 
   private static Run launch(Map<String, String> env, String... args) throws Exception {

@@ -32,7 +32,8 @@ public final class PipelineBenchmark {
   private static final int ROUND_SECONDS = Integer.getInteger("bench.round.seconds", 10);
   private static final String TOPOLOGY_JVM = System.getProperty("bench.topology.jvm", "");
   /** The launcher's flags for apply (./healthctl). */
-  private static final String APPLY_JVM = System.getProperty("bench.apply.jvm", "-XX:+UseParallelGC -XX:TieredStopAtLevel=1");
+  private static final String APPLY_JVM = System.getProperty("bench.apply.jvm",
+      "-XX:+UseParallelGC -XX:TieredStopAtLevel=1 -Xmn32m -XX:InitialRAMPercentage=4");
   private static final String APP_ID = "bench-pipeline";
   private static final int SETTLE_SECONDS = Integer.getInteger("bench.settle.seconds", 10);
 
