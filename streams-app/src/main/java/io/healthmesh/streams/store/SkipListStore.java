@@ -111,9 +111,11 @@ public final class SkipListStore implements KeyValueStore<Bytes, byte[]> {
     return value == null ? map.remove(key) : map.put(key, value);
   }
 
+  /** A write from a punctuation or a commit hook has no source record (its topic is null): no position. */
   private void written() {
     if (context != null) {
-      context.recordMetadata().ifPresent(r -> position.withComponent(r.topic(), r.partition(), r.offset()));
+      context.recordMetadata().filter(r -> r.topic() != null)
+          .ifPresent(r -> position.withComponent(r.topic(), r.partition(), r.offset()));
     }
   }
 

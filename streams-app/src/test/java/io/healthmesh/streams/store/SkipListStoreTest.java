@@ -109,6 +109,21 @@ class SkipListStoreTest {
   }
 
   @Test
+  void positionFollowsSourceRecords_whenWritesComeFromRecordsAndFromPunctuations() {
+    KeyValueStore<Bytes, byte[]> store = open(SkipListStore.supplier("t").get());
+    context.setRecordMetadata("probes", 2, 41);
+    store.put(number(1), new byte[] {1});
+    // a punctuation or a commit hook writes with no source record: Kafka gives its metadata a null topic
+    context.setRecordMetadata(null, -1, -1);
+    store.put(number(2), new byte[] {1});
+    store.delete(number(1));
+
+    assertThat(store.getPosition().getTopics()).containsExactly("probes");
+    assertThat(store.getPosition().getPartitionPositions("probes")).containsEntry(2, 41L);
+    assertThat(store.get(number(2))).isNotNull();
+  }
+
+  @Test
   void walkSeesEveryKeyPresentThroughout_whenAnotherThreadWritesMeanwhile() throws Exception {
     KeyValueStore<Bytes, byte[]> store = open(SkipListStore.supplier("t").get());
     int keys = 20_000;
