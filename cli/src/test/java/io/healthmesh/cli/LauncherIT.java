@@ -55,13 +55,14 @@ class LauncherIT {
   void runCommandsWithASmallYoungGeneration_inAHeapThatStartsLarge() throws Exception {
     Map<String, String> printFlags = Map.of("JAVA_TOOL_OPTIONS", "-XX:+PrintFlagsFinal");
 
-    for (String[] command : List.of(new String[] {"--version"}, new String[] {"get", "--help"},
-        new String[] {"validate", "--help"})) {
-      Run run = launch(printFlags, command);
+    Map<String, Integer> youngMegabytes = Map.of("--version", 32, "get", 32, "status", 32, "validate", 64, "apply", 64);
+    for (Map.Entry<String, Integer> command : youngMegabytes.entrySet()) {
+      Run run = command.getKey().startsWith("--") ? launch(printFlags, command.getKey())
+          : launch(printFlags, command.getKey(), "--help");
       assertThat(run.exit()).as(run.err()).isZero();
-      assertThat(flag(run.out(), "UseParallelGC")).as(command[0]).isEqualTo("true");
-      assertThat(flag(run.out(), "MaxNewSize")).as(command[0]).isEqualTo(String.valueOf(32 << 20));
-      assertThat(flag(run.out(), "InitialRAMPercentage")).as(command[0]).startsWith("4.0");
+      assertThat(flag(run.out(), "UseParallelGC")).as(command.getKey()).isEqualTo("true");
+      assertThat(flag(run.out(), "MaxNewSize")).as(command.getKey()).isEqualTo(String.valueOf(command.getValue() << 20));
+      assertThat(flag(run.out(), "InitialRAMPercentage")).as(command.getKey()).startsWith("4.0");
     }
     Run server = launch(printFlags, "topology", "--help");
     assertThat(flag(server.out(), "UseParallelGC")).as("a server keeps the JVM's collector").isEqualTo("false");

@@ -21,7 +21,8 @@ public final class KeyValueStores {
    * Changelogged, so a restarted instance resumes exactly where it stopped, with a cache that
    * folds a key's many writes between two commits (a service's counts as its endpoints flip one
    * after another) into one changelog record. In memory: the processors read their tables from
-   * heap mirrors, so a store is only written and restored, and in memory both cost least (and
+   * heap mirrors, so a store is only written and restored, and in memory both cost least (our
+   * {@link SkipListStore}, whose iterators serve interactive queries without copying keys; and
    * under exactly-once a persistent store would still be restored whole after kill -9, see
    * docs/architecture.md). For an offline replay, no changelog at all: nothing restarts.
    */
