@@ -18,13 +18,11 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  * version, and {@code HealthTopologyIT} (SIGKILL mid-stream, restore from the changelogs) fails
  * if the flush stops being called.
  */
-public final class CommitHook implements StateStore, CachedStateStore<Object, Object> {
-  private final String name;
+public final class CommitHook extends HeapStore implements CachedStateStore<Object, Object> {
   private Runnable beforeCommit = () -> {};
-  private boolean open;
 
   private CommitHook(String name) {
-    this.name = name;
+    super(name);
   }
 
   /** {@code action} runs before each commit of this store's task, and before it is closed or moved. */
@@ -46,29 +44,13 @@ public final class CommitHook implements StateStore, CachedStateStore<Object, Ob
   public void clearCache() {}
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
   public void init(StateStoreContext context, StateStore root) {
-    context.register(root, (key, value) -> {});
-    open = true;
+    open(context, root, (key, value) -> {});
   }
 
   @Override
   public void close() {
-    open = false;
-  }
-
-  @Override
-  public boolean persistent() {
-    return false;
-  }
-
-  @Override
-  public boolean isOpen() {
-    return open;
+    closed();
   }
 
   public static StoreBuilder<CommitHook> builder(String name) {

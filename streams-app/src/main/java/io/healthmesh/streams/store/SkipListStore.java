@@ -28,15 +28,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * is weakly consistent, as the copied key set was (it too read each value as it was then). The
  * processors only iterate a store when their task starts, before any write.
  */
-public final class SkipListStore implements KeyValueStore<Bytes, byte[]> {
-  private final String name;
+public final class SkipListStore extends HeapStore implements KeyValueStore<Bytes, byte[]> {
   private final ConcurrentSkipListMap<Bytes, byte[]> map = new ConcurrentSkipListMap<>();
   private final Position position = Position.emptyPosition();
   private StateStoreContext context;
-  private volatile boolean open;
 
   SkipListStore(String name) {
-    this.name = name;
+    super(name);
   }
 
   /** What {@link org.apache.kafka.streams.state.Stores#keyValueStoreBuilder} builds this store from. */
@@ -60,33 +58,15 @@ public final class SkipListStore implements KeyValueStore<Bytes, byte[]> {
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
   public void init(StateStoreContext context, StateStore root) {
     this.context = context;
-    if (root != null) {
-      context.register(root, (BatchingStateRestoreCallback) this::restoreAll);
-    }
-    open = true;
+    open(context, root, (BatchingStateRestoreCallback) this::restoreAll);
   }
 
   private void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {
     for (KeyValue<byte[], byte[]> record : records) {
       write(Bytes.wrap(record.key), record.value);
     }
-  }
-
-  @Override
-  public boolean persistent() {
-    return false;
-  }
-
-  @Override
-  public boolean isOpen() {
-    return open;
   }
 
   /** Where this store's writes came from, which Kafka Streams' change-logging layer asks on each write. */
@@ -200,7 +180,7 @@ public final class SkipListStore implements KeyValueStore<Bytes, byte[]> {
   @Override
   public void close() {
     map.clear();
-    open = false;
+    closed();
   }
 
   /** One pass over a view of the map, peeking as Kafka Streams' caching layer needs. */
