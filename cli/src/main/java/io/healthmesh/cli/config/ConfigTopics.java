@@ -152,7 +152,9 @@ public final class ConfigTopics {
     Map<Resource.Ref, String> rejected = new LinkedHashMap<>();
     readAll(scan, kinds, selection, shelf::read, (kind, r, value) -> {
       Resource.Ref ref = new Resource.Ref(kind, r.key());
-      String reason = rejectedByTopology.get(r.topic() + ":" + r.partition() + ":" + r.offset());
+      // nearly always none was rejected: then no record's place is spelled out to look it up
+      String reason = rejectedByTopology.isEmpty() ? null
+          : rejectedByTopology.get(r.topic() + ":" + r.partition() + ":" + r.offset());
       if (reason != null) {
         rejected.put(ref, kind.kindName() + " " + r.key() + ": its latest record (" + r.topic() + "@" + r.partition()
             + ":" + r.offset() + ") was rejected by the topology (" + reason + "); the version before it stays in force"
