@@ -22,6 +22,12 @@ import org.apache.avro.util.Utf8;
  */
 final class AvroSummary {
   private static final DecoderFactory DECODERS = DecoderFactory.get();
+  /**
+   * Each reading thread's decoder, line and text, used again for every body: the command runs
+   * with the quick compiler only, which does not remove a short-lived object, and these were a
+   * fifth of what a table of every record set allocated.
+   */
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
   private final Schema schema;
   private final List<String> leftOut;
   private final int width;
@@ -45,13 +51,20 @@ final class AvroSummary {
    * @throws IOException or a runtime exception of Avro's decoder when the body is damaged
    */
   String summary(byte[] data, int offset, int length) throws IOException {
-    BinaryDecoder in = DECODERS.binaryDecoder(data, offset, length, null);
-    StringBuilder line = new StringBuilder(width + 16);
-    record(schema, leftOut, false, in, line, new Utf8());
+    Scratch scratch = SCRATCH.get();
+    BinaryDecoder in = DECODERS.binaryDecoder(data, offset, length, scratch.decoder);
+    scratch.decoder = in;
+    StringBuilder line = scratch.line;
+    line.setLength(0);
+    record(schema, leftOut, false, in, line, scratch.text);
     if (!in.isEnd()) {
       throw new IOException("bytes left over after the record");
     }
-    return line.length() > width ? line.substring(0, width - 3) + "..." : line.toString();
+    if (line.length() > width) {
+      line.setLength(width - 3);
+      line.append("...");
+    }
+    return line.toString();
   }
 
   /**
@@ -63,24 +76,32 @@ final class AvroSummary {
   private void record(Schema record, List<String> leftOut, boolean whole, BinaryDecoder in, StringBuilder line,
       Utf8 text) throws IOException {
     if (line == null) {
-      for (Schema.Field field : record.getFields()) {
+      for (Schema.Field field : fieldsOf(record).all) {
         value(field.schema(), false, in, null, text);
       }
       return;
     }
-    Fields fields = this.fields.computeIfAbsent(record, Fields::new);
+    Fields fields = fieldsOf(record);
     line.append('{');
     boolean first = true;
-    for (Schema.Field field : record.getFields()) {
+    for (Schema.Field field : fields.all) {
       int pos = field.pos();
       if (!whole && line.length() > width || leftOut.contains(field.name())) {
         value(field.schema(), false, in, null, text);
         continue;
       }
-      int start = line.length();
-      line.append(first ? fields.firstNames[pos] : fields.nextNames[pos]);
-      int valueStart = line.length();
+      String name = first ? fields.firstNames[pos] : fields.nextNames[pos];
       String fieldDefault = fields.defaults[pos];
+      if (!whole && fields.emptyDefault[pos]) {
+        // a null or empty default is told from the value's first item: the value needs no whole writing
+        if (!atEmptyDefault(field.schema(), in, name, line, text)) {
+          first = false;
+        }
+        continue;
+      }
+      int start = line.length();
+      line.append(name);
+      int valueStart = line.length();
       value(field.schema(), whole || fieldDefault != null, in, line, text);
       if (fieldDefault != null && equals(line, valueStart, fieldDefault)) {
         line.setLength(start);
@@ -89,6 +110,37 @@ final class AvroSummary {
       }
     }
     line.append('}');
+  }
+
+  /**
+   * A field whose default is null (a union's null branch) or empty (an array of none): reads its
+   * first item, and appends {@code name} and the value unless it is at that default.
+   *
+   * @return whether the value was at its default (and nothing was appended)
+   */
+  private boolean atEmptyDefault(Schema type, BinaryDecoder in, String name, StringBuilder line, Utf8 text)
+      throws IOException {
+    if (type.getType() == Schema.Type.UNION) {
+      Schema branch = type.getTypes().get(in.readIndex());
+      if (branch.getType() == Schema.Type.NULL) {
+        in.readNull();
+        return true;
+      }
+      line.append(name);
+      value(branch, false, in, line, text);
+      return false;
+    }
+    long block = in.readArrayStart();
+    if (block == 0) {
+      return true;
+    }
+    line.append(name);
+    array(type, block, false, in, line, text);
+    return false;
+  }
+
+  private Fields fieldsOf(Schema record) {
+    return fields.computeIfAbsent(record, Fields::new);
   }
 
   /** Whether the line from {@code start} to its end is {@code text}. */
@@ -106,16 +158,25 @@ final class AvroSummary {
 
   /** A record schema's fields as written: their names quoted, first and after a comma, and their defaults' text. */
   private static final class Fields {
+    /** The fields, in an array: walking it makes no iterator. */
+    final Schema.Field[] all;
     final String[] firstNames;
     final String[] nextNames;
     /** Each field's default as {@link AvroJson#summary} writes a value (at its default when the texts are equal); null without one. */
     final String[] defaults;
+    /**
+     * Whether a field's default is a union's null or an empty array: the only values written as
+     * {@code null} or {@code []}, so that a value is at its default exactly when its first item says so.
+     */
+    final boolean[] emptyDefault;
 
     Fields(Schema record) {
-      int n = record.getFields().size();
+      all = record.getFields().toArray(new Schema.Field[0]);
+      int n = all.length;
       firstNames = new String[n];
       nextNames = new String[n];
       defaults = new String[n];
+      emptyDefault = new boolean[n];
       Object[] values = AvroJson.defaults(record);
       for (Schema.Field field : record.getFields()) {
         StringBuilder name = new StringBuilder();
@@ -126,6 +187,9 @@ final class AvroSummary {
           StringBuilder value = new StringBuilder();
           AvroJson.compact(values[field.pos()], field.schema(), value, Integer.MAX_VALUE);
           defaults[field.pos()] = value.toString();
+          Schema.Type type = field.schema().getType();
+          emptyDefault[field.pos()] = type == Schema.Type.UNION && defaults[field.pos()].equals("null")
+              || type == Schema.Type.ARRAY && defaults[field.pos()].equals("[]");
         }
       }
     }
@@ -147,18 +211,7 @@ final class AvroSummary {
       }
       case UNION -> value(type.getTypes().get(in.readIndex()), whole, in, line, text);
       case RECORD -> record(type, List.of(), whole, in, line, text);
-      case ARRAY -> {
-        append(line, "[");
-        boolean first = true;
-        for (long n = in.readArrayStart(); n > 0; n = in.arrayNext()) {
-          for (long i = 0; i < n; i++) {
-            append(line, first ? "" : ",");
-            first = false;
-            value(type.getElementType(), whole, in, line, text);
-          }
-        }
-        append(line, "]");
-      }
+      case ARRAY -> array(type, in.readArrayStart(), whole, in, line, text);
       case ENUM -> {
         String symbol = type.getEnumSymbols().get(in.readEnum());
         if (line != null) {
@@ -194,6 +247,21 @@ final class AvroSummary {
     }
   }
 
+  /** Reads an array whose first block of {@code block} items is announced, appending it as {@link #value} does. */
+  private void array(Schema type, long block, boolean whole, BinaryDecoder in, StringBuilder line, Utf8 text)
+      throws IOException {
+    append(line, "[");
+    boolean first = true;
+    for (long n = block; n > 0; n = in.arrayNext()) {
+      for (long i = 0; i < n; i++) {
+        append(line, first ? "" : ",");
+        first = false;
+        value(type.getElementType(), whole, in, line, text);
+      }
+    }
+    append(line, "]");
+  }
+
   private static void append(StringBuilder line, String text) {
     if (line != null) {
       line.append(text);
@@ -216,6 +284,13 @@ final class AvroSummary {
       line.append((char) bytes[i]);
     }
     line.append('"');
+  }
+
+  /** What one thread reads a body with. */
+  private static final class Scratch {
+    BinaryDecoder decoder;
+    final StringBuilder line = new StringBuilder(256);
+    final Utf8 text = new Utf8();
   }
 
   /** Whether every type {@code type} holds is one {@link #value} reads the way the decoded record would be written. */
