@@ -1,25 +1,39 @@
 package io.healthmesh.cli;
 
+import java.io.PrintWriter;
+
 /**
  * A table as text, each column padded to its width like {@code %-Ns} (a longer value pushes the
- * rest of its row right), the last column unpadded: built in one buffer and written at once
- * ({@link #row}), or made row by row ({@link #line}) by a caller that holds its rows already made.
+ * rest of its row right), the last column unpadded: written row by row to the output ({@link
+ * #row}), or made row by row ({@link #line}) by a caller that holds its rows already made.
  */
 final class Columns {
   private final int[] widths;
-  private final StringBuilder text = new StringBuilder();
+  /** The row {@link #row} is writing, made again for each: one writer at a time. */
+  private final StringBuilder row = new StringBuilder(256);
+  private char[] chars = new char[256];
 
   Columns(int... widths) {
     this.widths = widths.clone();
   }
 
-  /** One row: a value for each width, then the last column. */
-  void row(String... values) {
-    append(text, values);
+  /**
+   * One row, written to {@code out}: a value for each width, then the last column. Rows go out as
+   * they come instead of into one text of the table, which for 100,000 rows was 17 MB grown by
+   * copying, copied once more into a string, then encoded.
+   */
+  void row(PrintWriter out, String... values) {
+    row.setLength(0);
+    append(row, values);
+    if (chars.length < row.length()) {
+      chars = new char[2 * row.length()];
+    }
+    row.getChars(0, row.length(), chars, 0);
+    out.write(chars, 0, row.length());
   }
 
   /**
-   * The text {@link #row} would add for these values, its line end included, without adding it:
+   * The text {@link #row} would write for these values, its line end included, without writing it:
    * rows can be made ready on other threads, or as they arrive, and sorted before the table.
    */
   String line(String... values) {
@@ -39,10 +53,5 @@ final class Columns {
       }
     }
     to.append(System.lineSeparator());
-  }
-
-  @Override
-  public String toString() {
-    return text.toString();
   }
 }

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.apache.avro.specific.SpecificRecord;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -74,8 +74,8 @@ final class GetCommand implements Callable<Integer> {
           topics.summaries(EnumSet.copyOf(kinds), SUMMARY_WIDTH, warnings);
       steps.step("config topics");
       warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
-      table(spec.commandLine().getOut(),
-          rows -> kinds.forEach(k -> lines.get(k).forEach((key, summary) -> rows.row(k.kindName(), key, summary))));
+      table(spec.commandLine().getOut(), (rows, out) -> kinds.forEach(k -> lines.get(k)
+          .forEach((key, summary) -> rows.row(out, k.kindName(), key, summary))));
       steps.step("output");
       steps.print(spec.commandLine().getErr());
       return 0;
@@ -125,18 +125,17 @@ final class GetCommand implements Callable<Integer> {
         out.println(JSON.writeValueAsString(documents.size() == 1 && name != null ? documents.get(0)
             : JSON.createArrayNode().addAll(documents)));
       }
-      case table -> table(out, rows -> resources.forEach(r -> rows.row(r.kind().kindName(), r.key(),
+      case table -> table(out, (rows, to) -> resources.forEach(r -> rows.row(to, r.kind().kindName(), r.key(),
           AvroJson.summary(r.value(), r.kind().identity(), SUMMARY_WIDTH))));
     }
     out.flush();
   }
 
-  /** The table of resources: its header, then the rows {@code rows} adds, written at once. */
-  private static void table(PrintWriter out, Consumer<Columns> rows) {
+  /** The table of resources: its header, then the rows {@code rows} writes. */
+  private static void table(PrintWriter out, BiConsumer<Columns, PrintWriter> rows) {
     Columns table = new Columns(24, 40);
-    table.row("KIND", "NAME", "SUMMARY");
-    rows.accept(table);
-    out.print(table);
+    table.row(out, "KIND", "NAME", "SUMMARY");
+    rows.accept(table, out);
     out.flush();
   }
 }
