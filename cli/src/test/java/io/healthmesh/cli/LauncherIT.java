@@ -52,7 +52,7 @@ class LauncherIT {
   }
 
   @Test
-  void runCommandsWithASmallYoungGeneration_inAHeapThatStartsLarge() throws Exception {
+  void runCommandsWithASmallYoungGeneration_inAHeapThatStartsLarge_andOneQuickCompiler() throws Exception {
     Map<String, String> printFlags = Map.of("JAVA_TOOL_OPTIONS", "-XX:+PrintFlagsFinal");
 
     Map<String, Integer> youngMegabytes = Map.of("--version", 32, "get", 32, "status", 32, "validate", 64, "apply", 64);
@@ -63,10 +63,13 @@ class LauncherIT {
       assertThat(flag(run.out(), "UseParallelGC")).as(command.getKey()).isEqualTo("true");
       assertThat(flag(run.out(), "MaxNewSize")).as(command.getKey()).isEqualTo(String.valueOf(command.getValue() << 20));
       assertThat(flag(run.out(), "InitialRAMPercentage")).as(command.getKey()).startsWith("4.0");
+      assertThat(flag(run.out(), "TieredStopAtLevel")).as(command.getKey()).isEqualTo("1");
+      assertThat(flag(run.out(), "CICompilerCount")).as(command.getKey()).isEqualTo("1");
     }
     Run server = launch(printFlags, "topology", "--help");
     assertThat(flag(server.out(), "UseParallelGC")).as("a server keeps the JVM's collector").isEqualTo("false");
     assertThat(flag(server.out(), "InitialRAMPercentage")).startsWith("1.5");
+    assertThat(flag(server.out(), "TieredStopAtLevel")).as("a server compiles its hot code fully").isEqualTo("4");
   }
 
   private static boolean hugePages(String flags) {

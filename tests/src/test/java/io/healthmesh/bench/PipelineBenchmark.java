@@ -33,7 +33,7 @@ public final class PipelineBenchmark {
   private static final String TOPOLOGY_JVM = System.getProperty("bench.topology.jvm", "");
   /** The launcher's flags for apply (./healthctl). */
   private static final String APPLY_JVM = System.getProperty("bench.apply.jvm",
-      "-XX:TieredStopAtLevel=1 -XX:+UseParallelGC -XX:InitialRAMPercentage=4 -Xmn64m");
+      "-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:+UseParallelGC -XX:InitialRAMPercentage=4 -Xmn64m");
   private static final String APP_ID = "bench-pipeline";
   private static final int SETTLE_SECONDS = Integer.getInteger("bench.settle.seconds", 10);
 
