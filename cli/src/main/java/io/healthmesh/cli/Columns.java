@@ -9,12 +9,22 @@ import java.io.PrintWriter;
  */
 final class Columns {
   private final int[] widths;
+  /** The padding after a value {@code n} characters short of its column, the separator included. */
+  private final String[] blanks;
   /** The row {@link #row} is writing, made again for each: one writer at a time. */
   private final StringBuilder row = new StringBuilder(256);
   private char[] chars = new char[256];
 
   Columns(int... widths) {
     this.widths = widths.clone();
+    int widest = 0;
+    for (int width : widths) {
+      widest = Math.max(widest, width);
+    }
+    blanks = new String[widest + 1];
+    for (int pad = 0; pad <= widest; pad++) {
+      blanks[pad] = " ".repeat(pad + 1);
+    }
   }
 
   /**
@@ -46,10 +56,9 @@ final class Columns {
     for (int i = 0; i < values.length; i++) {
       to.append(values[i]);
       if (i < widths.length) {
-        for (int pad = widths[i] - values[i].length(); pad > 0; pad--) {
-          to.append(' ');
-        }
-        to.append(' ');
+        // the padding and the column's separator in one copy: space by space, a table of 200,000
+        // rows was 30 million appends, a fifth of status's time in the command
+        to.append(blanks[Math.max(0, widths[i] - values[i].length())]);
       }
     }
     to.append(System.lineSeparator());
