@@ -146,7 +146,9 @@ public final class ConfigTopics {
     // Only an unreadable record that is still its key's latest matters; one followed by a good
     // record is history.
     Map<Resource.Ref, String> unreadable = new LinkedHashMap<>();
+    // Where each resource's latest record is matters only for those an edge keeps another version of.
     Map<Resource.Ref, InForceVersions.At> latest = new HashMap<>();
+    Set<Resource.Ref> watched = InForceVersions.watched(verdicts.inForce());
     // The topology keeps the version before a record it rejected; so does the catalog.
     Map<String, String> rejectedByTopology = verdicts.rejectedByTopology();
     Map<Resource.Ref, String> rejected = new LinkedHashMap<>();
@@ -164,7 +166,9 @@ public final class ConfigTopics {
       shelf.put(kind, r.key(), value);
       unreadable.remove(ref);
       rejected.remove(ref);
-      latest.put(ref, new InForceVersions.At(r.partition(), r.offset()));
+      if (watched.contains(ref)) {
+        latest.put(ref, new InForceVersions.At(r.partition(), r.offset()));
+      }
     }, (kind, key, problem) -> {
       shelf.damaged(kind, key);
       unreadable.put(new Resource.Ref(kind, key), problem + "; the version before it stays in force, and applying "

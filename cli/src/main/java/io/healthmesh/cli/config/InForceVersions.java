@@ -10,8 +10,10 @@ import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.SerializationException;
@@ -79,6 +81,22 @@ final class InForceVersions {
         Topics.CONFIG_IN_FORCE.valueSerde(registry).deserializer(), k -> true, k -> true, warnings::add));
   }
 
+  /**
+   * The resources the edges' entries are about: {@link #apply} needs where the latest record of
+   * these alone is, and nearly always there are none.
+   */
+  static Set<Resource.Ref> watched(Map<String, ConfigInForce> entries) {
+    Set<Resource.Ref> watched = new HashSet<>();
+    for (ConfigInForce entry : entries.values()) {
+      ResourceKind kind = kindOf(entry.getTopic());
+      if (kind != null) {
+        watched.add(new Resource.Ref(kind, entry.getKey()));
+      }
+    }
+    return watched;
+  }
+
+  /** {@code latest} holds at least the {@link #watched} resources' latest records. */
   static <V> void apply(Shelf<V> shelf, Map<Resource.Ref, At> latest, Map<String, ConfigInForce> entries,
       SchemaRegistryClient registry, List<String> warnings) {
     for (ConfigInForce entry : entries.values()) {
