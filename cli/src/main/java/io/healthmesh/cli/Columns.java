@@ -47,7 +47,13 @@ final class Columns {
    * rows can be made ready on other threads, or as they arrive, and sorted before the table.
    */
   String line(String... values) {
-    StringBuilder line = new StringBuilder(128);
+    // made at its length: a status line is longer than a builder's guess, and growing it copied
+    // as many bytes as the table has
+    int length = System.lineSeparator().length();
+    for (int i = 0; i < values.length; i++) {
+      length += i < widths.length ? Math.max(widths[i], values[i].length()) + 1 : values[i].length();
+    }
+    StringBuilder line = new StringBuilder(length);
     append(line, values);
     return line.toString();
   }
