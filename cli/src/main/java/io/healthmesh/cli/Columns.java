@@ -63,7 +63,7 @@ final class Columns {
       to.append(values[i]);
       if (i < widths.length) {
         // the padding and the column's separator in one copy: space by space, a table of 200,000
-        // rows was 30 million appends, a fifth of status's time in the command
+        // rows was 30 million appends, a fifth of the samples of status's main thread
         to.append(blanks[Math.max(0, widths[i] - values[i].length())]);
       }
     }

@@ -64,7 +64,9 @@ class LauncherIT {
       assertThat(flag(run.out(), "MaxNewSize")).as(command.getKey()).isEqualTo(String.valueOf(command.getValue() << 20));
       assertThat(flag(run.out(), "InitialRAMPercentage")).as(command.getKey()).startsWith("4.0");
       assertThat(flag(run.out(), "TieredStopAtLevel")).as(command.getKey()).isEqualTo("1");
-      assertThat(flag(run.out(), "CICompilerCount")).as(command.getKey()).isEqualTo("1");
+      if (Runtime.getRuntime().availableProcessors() <= 2) {
+        assertThat(flag(run.out(), "CICompilerCount")).as(command.getKey() + " on two cores").isEqualTo("1");
+      }
     }
     Run server = launch(printFlags, "topology", "--help");
     assertThat(flag(server.out(), "UseParallelGC")).as("a server keeps the JVM's collector").isEqualTo("false");
