@@ -146,17 +146,12 @@ public final class ConfigTopics {
     // Only an unreadable record that is still its key's latest matters; one followed by a good
     // record is history.
     Map<Resource.Ref, String> unreadable = new LinkedHashMap<>();
-    // Where each resource's latest record is matters only for those an edge keeps another version of.
     Map<Resource.Ref, InForceVersions.At> latest = new HashMap<>();
-    Set<Resource.Ref> watched = InForceVersions.watched(verdicts.inForce());
     // The topology keeps the version before a record it rejected; so does the catalog.
-    Map<String, String> rejectedByTopology = verdicts.rejectedByTopology();
     Map<Resource.Ref, String> rejected = new LinkedHashMap<>();
     readAll(scan, kinds, selection, shelf::read, (kind, r, value) -> {
       Resource.Ref ref = new Resource.Ref(kind, r.key());
-      // nearly always none was rejected: then no record's place is spelled out to look it up
-      String reason = rejectedByTopology.isEmpty() ? null
-          : rejectedByTopology.get(r.topic() + ":" + r.partition() + ":" + r.offset());
+      String reason = verdicts.rejection(r.topic(), r.partition(), r.offset());
       if (reason != null) {
         rejected.put(ref, kind.kindName() + " " + r.key() + ": its latest record (" + r.topic() + "@" + r.partition()
             + ":" + r.offset() + ") was rejected by the topology (" + reason + "); the version before it stays in force"
@@ -164,9 +159,15 @@ public final class ConfigTopics {
         return;
       }
       shelf.put(kind, r.key(), value);
-      unreadable.remove(ref);
-      rejected.remove(ref);
-      if (watched.contains(ref)) {
+      // this record settles an earlier unreadable or rejected one; nearly always there was none,
+      // and a resource's name is then not hashed for nothing under the lock that orders the reads
+      if (!unreadable.isEmpty()) {
+        unreadable.remove(ref);
+      }
+      if (!rejected.isEmpty()) {
+        rejected.remove(ref);
+      }
+      if (verdicts.watches(ref)) {
         latest.put(ref, new InForceVersions.At(r.partition(), r.offset()));
       }
     }, (kind, key, problem) -> {

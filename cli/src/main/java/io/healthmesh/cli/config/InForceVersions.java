@@ -35,8 +35,37 @@ final class InForceVersions {
    * dead-lettered as breaking a rule ({@code topic:partition:offset} to the reason), and the
    * edges' latest {@code config-in-force} entries.
    */
-  record Verdicts(Map<String, String> rejectedByTopology, Map<String, ConfigInForce> inForce) {
-    static final Verdicts NONE = new Verdicts(Map.of(), Map.of());
+  record Verdicts(Map<String, String> rejectedByTopology, Map<String, ConfigInForce> inForce,
+      Set<Resource.Ref> watched) {
+    static final Verdicts NONE = of(Map.of(), Map.of());
+
+    /** {@code watched}: the resources the edges' entries are about. */
+    static Verdicts of(Map<String, String> rejectedByTopology, Map<String, ConfigInForce> inForce) {
+      Set<Resource.Ref> watched = new HashSet<>();
+      for (ConfigInForce entry : inForce.values()) {
+        ResourceKind kind = kindOf(entry.getTopic());
+        if (kind != null) {
+          watched.add(new Resource.Ref(kind, entry.getKey()));
+        }
+      }
+      return new Verdicts(rejectedByTopology, inForce, watched);
+    }
+
+    /**
+     * Why the topology rejected the record at this place, or null. Nearly always it rejected
+     * none, and then no record's place is spelled out to look it up.
+     */
+    String rejection(String topic, int partition, long offset) {
+      return rejectedByTopology.isEmpty() ? null : rejectedByTopology.get(topic + ":" + partition + ":" + offset);
+    }
+
+    /**
+     * Whether an edge keeps another version of this resource in force: {@link #apply} needs
+     * where the latest record of these alone is, and nearly always there are none.
+     */
+    boolean watches(Resource.Ref ref) {
+      return !watched.isEmpty() && watched.contains(ref);
+    }
   }
 
   /**
@@ -76,27 +105,12 @@ final class InForceVersions {
     if (unreadableLetters[0] > 0) {
       warnings.add(unreadableLetters[0] + " record(s) of " + letters + " could not be read and are left out");
     }
-    return new Verdicts(rejected, TopicScan.decodeLatest(Topics.CONFIG_IN_FORCE.name(), lastEntries.values(),
+    return Verdicts.of(rejected, TopicScan.decodeLatest(Topics.CONFIG_IN_FORCE.name(), lastEntries.values(),
         Topics.CONFIG_IN_FORCE.keySerde(registry).deserializer(),
         Topics.CONFIG_IN_FORCE.valueSerde(registry).deserializer(), k -> true, k -> true, warnings::add));
   }
 
-  /**
-   * The resources the edges' entries are about: {@link #apply} needs where the latest record of
-   * these alone is, and nearly always there are none.
-   */
-  static Set<Resource.Ref> watched(Map<String, ConfigInForce> entries) {
-    Set<Resource.Ref> watched = new HashSet<>();
-    for (ConfigInForce entry : entries.values()) {
-      ResourceKind kind = kindOf(entry.getTopic());
-      if (kind != null) {
-        watched.add(new Resource.Ref(kind, entry.getKey()));
-      }
-    }
-    return watched;
-  }
-
-  /** {@code latest} holds at least the {@link #watched} resources' latest records. */
+  /** {@code latest} holds at least the latest records of the resources {@link Verdicts#watches}. */
   static <V> void apply(Shelf<V> shelf, Map<Resource.Ref, At> latest, Map<String, ConfigInForce> entries,
       SchemaRegistryClient registry, List<String> warnings) {
     for (ConfigInForce entry : entries.values()) {
