@@ -22,7 +22,10 @@ import io.healthmesh.registry.SchemaRegistry;
 import io.healthmesh.schemas.RestSchemaRegistryClient;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
+import io.healthmesh.streams.query.StatusClient;
+import io.healthmesh.streams.query.StatusQuery;
 import io.healthmesh.streams.query.StatusRow;
+import io.healthmesh.streams.query.StatusTable;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,10 +34,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.avro.specific.SpecificRecord;
@@ -100,6 +105,24 @@ class StatusQueriesIT {
           assertThat(answered.getRegion()).as(key + " region").isEqualTo(state.getRegion());
           assertThat(answered.getLastKnownStatus()).as(key + " last known").isEqualTo(state.getLastKnownStatus());
         });
+
+        // the table, as healthctl asks for it: every row worded as from the JSON, the other instance's part included
+        for (MetricsServer asked : List.of(httpA, httpB)) {
+          List<StatusTable.Row> table = new ArrayList<>();
+          assertThat(StatusClient.table("http://127.0.0.1:" + asked.port(), new StatusQuery(Set.of(), null, Set.of()),
+              Duration.ofSeconds(5), Duration.ofSeconds(30), table::add)).isEqualTo(2);
+          assertThat(table).hasSameSizeAs(fromA.keySet());
+          for (StatusTable.Row row : table) {
+            StatusRow json = fromA.get(new EntityKey(row.kind(), row.name()));
+            assertThat(row.cells()).as(row.name()).containsExactly(StatusTable.row(json).cells());
+          }
+        }
+        HttpResponse<String> lines = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpB.port()
+            + "/v1/status")).header("Accept", StatusTable.MEDIA_TYPE).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(lines.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith(StatusTable.MEDIA_TYPE));
+        assertThat(lines.body().lines()).hasSize(1 + published.size() + 1).first()
+            .isEqualTo(String.join("\t", StatusTable.COLUMNS));
+        assertThat(lines.body()).endsWith("\n#end\t2\n");
 
         Map<EntityKey, StatusRow> localA = rows(get(httpA, "scope=local"));
         Map<EntityKey, StatusRow> localB = rows(get(httpB, "scope=local"));

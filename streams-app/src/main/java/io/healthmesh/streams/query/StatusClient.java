@@ -40,12 +40,45 @@ public final class StatusClient {
    */
   public static int ask(String baseUrl, StatusQuery query, boolean localOnly, Duration connect, Duration read,
       Consumer<StatusRow> rows) throws Unanswered {
+    return ask(baseUrl, query, localOnly, connect, read, "application/json", (answer, json) -> {
+      try (JsonParser parser = JSON.createParser(answer)) {
+        return read(parser, rows);
+      }
+    });
+  }
+
+  /**
+   * The answer as the status table's rows ({@link StatusTable}), each given to {@code rows} as it
+   * arrives; from a topology that answers with JSON (one older than the table), its rows worded
+   * here.
+   */
+  public static int table(String baseUrl, StatusQuery query, Duration connect, Duration read,
+      Consumer<StatusTable.Row> rows) throws Unanswered {
+    return ask(baseUrl, query, false, connect, read, StatusTable.MEDIA_TYPE, (answer, json) -> {
+      if (!json) {
+        return StatusTable.read(answer, rows);
+      }
+      try (JsonParser parser = JSON.createParser(answer)) {
+        return read(parser, row -> rows.accept(StatusTable.row(row)));
+      }
+    });
+  }
+
+  /** Reads an answer's body. */
+  @FunctionalInterface
+  private interface Reader {
+    int read(InputStream answer, boolean json) throws IOException, Refused;
+  }
+
+  private static int ask(String baseUrl, StatusQuery query, boolean localOnly, Duration connect, Duration read,
+      String accept, Reader reader) throws Unanswered {
     String url = baseUrl.replaceAll("/+$", "") + StatusService.PATH + "?" + query.toQueryString()
         + (localOnly ? "&scope=local" : "");
     try {
       HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
       c.setConnectTimeout((int) connect.toMillis());
       c.setReadTimeout((int) read.toMillis());
+      c.setRequestProperty("Accept", accept);
       int code = c.getResponseCode();
       if (code != 200) {
         String why;
@@ -54,8 +87,9 @@ public final class StatusClient {
         }
         throw new Unanswered(url + " answered " + code + (why.isEmpty() ? "" : ": " + why));
       }
-      try (InputStream in = c.getInputStream(); JsonParser json = JSON.createParser(in)) {
-        return read(json, rows);
+      String type = c.getContentType();
+      try (InputStream in = c.getInputStream()) {
+        return reader.read(in, type == null || !type.startsWith(StatusTable.MEDIA_TYPE));
       } catch (Refused e) {
         throw new Unanswered(url + " could not finish its answer: " + e.getMessage());
       }

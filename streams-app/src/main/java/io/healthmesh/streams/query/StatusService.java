@@ -1,8 +1,5 @@
 package io.healthmesh.streams.query;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.micrometer.core.instrument.Counter;
@@ -26,14 +23,13 @@ import org.slf4j.LoggerFactory;
  * {@code GET /v1/status?kind=&name=&state=}: live state the way Kafka Streams applications serve
  * it. The instance asked answers from its own stores and asks every other instance of the
  * application ({@code application.server}) for theirs with {@code scope=local}, so the answer is
- * whole or an error: 503 when it cannot start, an {@code error} that ends it unclosed when it
- * cannot finish (a rebalance moves a store, an instance does not answer), never a part presented
- * as the whole.
+ * whole or an error: 503 when it cannot start, an end that says why when it cannot finish (a
+ * rebalance moves a store, an instance does not answer), never a part presented as the whole. It
+ * answers JSON rows, or the table's lines to whoever accepts {@link StatusTable#MEDIA_TYPE}.
  */
 public final class StatusService implements HttpHandler {
   public static final String PATH = "/v1/status";
   private static final Logger LOG = LoggerFactory.getLogger(StatusService.class);
-  private static final JsonFactory FACTORY = new ObjectMapper().getFactory();
   private final KafkaStreams streams;
   /** This instance's {@code application.server}; null when not set, and then it answers for itself alone. */
   private final HostInfo self;
@@ -77,10 +73,15 @@ public final class StatusService implements HttpHandler {
         refuse(exchange, 503, e.getMessage());
         return;
       }
-      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      String accept = exchange.getRequestHeaders().getFirst("Accept");
+      boolean table = accept != null && accept.contains(StatusTable.MEDIA_TYPE);
+      exchange.getResponseHeaders().set("Content-Type",
+          table ? StatusTable.MEDIA_TYPE + "; charset=utf-8" : "application/json");
       exchange.sendResponseHeaders(200, 0);
-      try (OutputStream out = exchange.getResponseBody()) {
-        boolean whole = answer(out, 1 + peers.size(), raw, rows -> {
+      int instances = 1 + peers.size();
+      try (OutputStream out = exchange.getResponseBody();
+          StatusAnswer answer = table ? new StatusTable.Answer(out, instances) : StatusAnswer.json(out, instances)) {
+        boolean whole = answer(answer, raw, rows -> {
           LocalStatus.rows(streams, query, rows);
           for (HostInfo peer : peers) {
             ask(peer, query, rows);
@@ -98,47 +99,40 @@ public final class StatusService implements HttpHandler {
   }
 
   /**
-   * Writes {"instances": n, "rows": [...]}, each row as it is found, so that the asker decodes the
-   * first while the last are still read. A failure after the first row can no longer be a 503: the
-   * answer then ends with {@code "error"} and its JSON is left unclosed, so that no reader, however
-   * old, takes the part it holds for the whole.
+   * Writes each row as it is found, so that the asker decodes the first while the last are still
+   * read. A failure after the first row can no longer be a 503: the answer then ends saying why,
+   * in a way that no reader takes the part it holds for the whole ({@link StatusAnswer}).
    *
    * @param asked the query, for the log when a defect stops the answer
    * @return whether the answer is whole
    */
-  static boolean answer(OutputStream out, int instances, String asked, Rows find) throws IOException {
-    try (JsonGenerator json = FACTORY.createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT)) {
-      json.writeStartObject();
-      json.writeNumberField("instances", instances);
-      json.writeArrayFieldStart("rows");
-      String failure = null;
-      try {
-        find.find(row -> {
-          try {
-            row.write(json);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        });
-      } catch (UncheckedIOException e) {
-        throw e.getCause(); // the asker went away: there is no one left to tell
-      } catch (InvalidStateStoreException e) {
-        failure = "a rebalance is moving the stores: " + e.getMessage();
-      } catch (Unanswerable e) {
-        failure = e.getMessage();
-      } catch (RuntimeException e) {
-        // a defect, not a state of the topology: said, and counted, instead of a dropped connection
-        LOG.error("status query {} failed", asked, e);
-        failure = "the query failed: " + e;
-      }
-      json.writeEndArray();
-      if (failure != null) {
-        json.writeStringField(StatusClient.ERROR, failure);
-        return false;
-      }
-      json.writeEndObject();
-      return true;
+  static boolean answer(StatusAnswer answer, String asked, Rows find) throws IOException {
+    String failure = null;
+    try {
+      find.find(row -> {
+        try {
+          answer.row(row);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+    } catch (UncheckedIOException e) {
+      throw e.getCause(); // the asker went away: there is no one left to tell
+    } catch (InvalidStateStoreException e) {
+      failure = "a rebalance is moving the stores: " + e.getMessage();
+    } catch (Unanswerable e) {
+      failure = e.getMessage();
+    } catch (RuntimeException e) {
+      // a defect, not a state of the topology: said, and counted, instead of a dropped connection
+      LOG.error("status query {} failed", asked, e);
+      failure = "the query failed: " + e;
     }
+    if (failure != null) {
+      answer.unfinished(failure);
+      return false;
+    }
+    answer.whole();
+    return true;
   }
 
   /** Every other instance holding active tasks, by its {@code application.server}. */

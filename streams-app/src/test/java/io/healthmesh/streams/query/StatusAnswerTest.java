@@ -10,6 +10,8 @@ import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthStatus;
+import io.healthmesh.events.ProberView;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +29,7 @@ class StatusAnswerTest {
   @Test
   void readsBackEveryRowAndTheInstances_whenTheAnswerIsWhole_R_OP_6() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    assertThat(StatusService.answer(out, 2, "", rows -> ROWS.forEach(rows))).isTrue();
+    assertThat(answer(StatusAnswer.json(out, 2), rows -> ROWS.forEach(rows))).isTrue();
 
     List<StatusRow> read = new ArrayList<>();
     assertThat(StatusClient.read(parser(out), read::add)).isEqualTo(2);
@@ -38,7 +40,7 @@ class StatusAnswerTest {
   @Test
   void endsWithTheReasonAndUnclosed_whenAStoreMovesAfterTheFirstRows_R_OP_6() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    boolean whole = StatusService.answer(out, 1, "", rows -> {
+    boolean whole = answer(StatusAnswer.json(out, 1), rows -> {
       ROWS.forEach(rows);
       throw new InvalidStateStoreException("the store health-published moved");
     });
@@ -55,13 +57,83 @@ class StatusAnswerTest {
   @Test
   void endsWithTheReason_whenAnotherInstanceDoesNotAnswer_R_OP_6() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    boolean whole = StatusService.answer(out, 2, "", rows -> {
+    boolean whole = answer(StatusAnswer.json(out, 2), rows -> {
       rows.accept(ROWS.get(0));
       throw new StatusService.Unanswerable("instance b:9401 did not answer");
     });
 
     assertThat(whole).isFalse();
     assertThatThrownBy(() -> StatusClient.read(parser(out), r -> { })).hasMessage("instance b:9401 did not answer");
+  }
+
+  @Test
+  void givesEveryRowAsTheTableWordsIt_whenTheTableIsAskedFor_R_OP_6() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertThat(answer(new StatusTable.Answer(out, 2), rows -> ROWS.forEach(rows))).isTrue();
+
+    List<StatusTable.Row> read = new ArrayList<>();
+    assertThat(StatusTable.read(new ByteArrayInputStream(out.toByteArray()), read::add)).isEqualTo(2);
+    assertThat(read).extracting(StatusTable.Row::name).containsExactly("orders/vm-1", "orders/vm-2");
+    assertThat(read).extracting(StatusTable.Row::status).containsExactly(HealthStatus.HEALTHY, HealthStatus.UNHEALTHY);
+    assertThat(read.get(1).cells()).containsExactly("ENDPOINT", "orders/vm-2", "UNHEALTHY",
+        "2026-12-03T17:40:00.125Z", "0/0/0", "1 up/1 down", "us-east1", "-");
+    // the same cells as a row read from JSON (an older topology's answer) is worded with
+    assertThat(read.get(1).cells()).containsExactly(StatusTable.row(ROWS.get(1)).cells());
+  }
+
+  @Test
+  void keepsTabsLineEndsAndBackslashesInsideTheirCell_whenANameHoldsThem_R_OP_6() throws Exception {
+    StatusRow odd = new StatusRow(new EntityKey(EntityKind.EXTERNAL_ENDPOINT, "a\tb\\c\nd\re\\"), new HealthState(
+        HealthStatus.UNKNOWN, Instant.EPOCH, "", 0, 0, 0, 1L, null, HealthStatus.HEALTHY,
+        List.of(new ProberView("eu\twest", HealthStatus.HEALTHY, Instant.EPOCH))), null);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    answer(new StatusTable.Answer(out, 1), rows -> rows.accept(odd));
+
+    assertThat(out.toString(StandardCharsets.UTF_8).lines()).hasSize(3); // columns, the row, its end
+    List<StatusTable.Row> read = new ArrayList<>();
+    StatusTable.read(new ByteArrayInputStream(out.toByteArray()), read::add);
+    assertThat(read).singleElement().satisfies(r -> {
+      assertThat(r.name()).isEqualTo("a\tb\\c\nd\re\\");
+      assertThat(r.status()).isEqualTo(HealthStatus.UNKNOWN);
+      assertThat(r.cells()).containsExactly(StatusTable.row(odd).cells());
+      assertThat(r.cells()[2]).isEqualTo("UNKNOWN (was HEALTHY)");
+      assertThat(r.cells()[7]).isEqualTo("eu\twest HEALTHY");
+    });
+  }
+
+  @Test
+  void endsWithTheReason_whenATableCannotBeFinished_R_OP_6() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    boolean whole = answer(new StatusTable.Answer(out, 2), rows -> {
+      rows.accept(ROWS.get(0));
+      throw new StatusService.Unanswerable("instance b:9401 did not answer");
+    });
+
+    assertThat(whole).isFalse();
+    List<StatusTable.Row> read = new ArrayList<>();
+    assertThatThrownBy(() -> StatusTable.read(new ByteArrayInputStream(out.toByteArray()), read::add))
+        .isInstanceOf(StatusClient.Refused.class).hasMessage("instance b:9401 did not answer");
+  }
+
+  @Test
+  void isNotTakenForWhole_whenATableIsCutOffBeforeItsLastLine_R_OP_6() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    answer(new StatusTable.Answer(out, 1), rows -> ROWS.forEach(rows));
+    String text = out.toString(StandardCharsets.UTF_8);
+    byte[] cut = text.substring(0, text.lastIndexOf("#end")).getBytes(StandardCharsets.UTF_8);
+    byte[] midRow = text.substring(0, text.lastIndexOf("#end") - 5).getBytes(StandardCharsets.UTF_8);
+
+    for (byte[] part : List.of(cut, midRow)) {
+      assertThatThrownBy(() -> StatusTable.read(new ByteArrayInputStream(part), r -> { }))
+          .isInstanceOf(IOException.class).hasMessageContaining("ended before its last line");
+    }
+  }
+
+  /** An answer written whole and closed, as the service writes it. */
+  private static boolean answer(StatusAnswer form, StatusService.Rows rows) throws IOException {
+    try (form) {
+      return StatusService.answer(form, "", rows);
+    }
   }
 
   private static JsonParser parser(ByteArrayOutputStream out) throws IOException {
