@@ -17,12 +17,12 @@ import io.healthmesh.events.EntityKey;
 import io.healthmesh.events.EntityKind;
 import io.healthmesh.events.HealthState;
 import io.healthmesh.events.HealthStatus;
-import io.healthmesh.schemas.IsoInstants;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.Topics;
 import io.healthmesh.streams.query.StatusClient;
 import io.healthmesh.streams.query.StatusQuery;
 import io.healthmesh.streams.query.StatusRow;
+import io.healthmesh.streams.query.StatusTable;
 import io.healthmesh.streams.rules.DnsTargets;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -30,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -39,6 +40,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -57,8 +59,7 @@ import picocli.CommandLine.Spec;
     "--edges shows instead which state every DNS edge serves; --xds what every xDS server sent each client."})
 final class StatusCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String[] HEADER = {"KIND", "NAME", "STATE", "SINCE", "UP/DOWN/UNKNOWN", "THRESHOLDS", "REGION",
-      "PROBERS"};
+  private static final String[] HEADER = StatusTable.COLUMNS.toArray(String[]::new);
   private static final int[] WIDTHS = {24, 40, 24, 25, 16, 16, 12};
   /** Makes the table's rows before the table is. */
   private static final Columns TABLE = new Columns(WIDTHS);
@@ -119,14 +120,16 @@ final class StatusCommand implements Callable<Integer> {
       StringWriter text = new StringWriter();
       try (JsonGenerator json = JSON.getFactory().createGenerator(text).useDefaultPrettyPrinter()) {
         json.writeStartArray();
-        for (StatusRow row : answer(query, only, steps, row -> row, StatusRow::key)) {
+        for (StatusRow row : answer(query, only, steps, TopologyStatus::ask, row -> row,
+            (x, y) -> byKindAndName(x.key().getKind(), x.key().getName(), y.key().getKind(), y.key().getName()))) {
           row.write(json);
         }
         json.writeEndArray();
       }
       out.println(text);
     } else {
-      List<Line> lines = answer(query, only, steps, StatusCommand::line, Line::key);
+      List<Line> lines = answer(query, only, steps, (url, q, rows) -> TopologyStatus.table(url, q, r -> rows.accept(line(r))),
+          row -> line(StatusTable.row(row)), (x, y) -> byKindAndName(x.kind(), x.name(), y.kind(), y.name()));
       // Each row was made as it arrived: written as it is, not copied into one text of the table
       // first (a table of 200,000 rows is 33 MB; copying, then encoding it whole, doubled this step).
       out.print(TABLE.line(HEADER));
@@ -145,19 +148,24 @@ final class StatusCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** Asks a topology, giving each row as it arrives. */
+  @FunctionalInterface
+  private interface Asker<T> {
+    int ask(String url, StatusQuery query, Consumer<T> rows) throws StatusClient.Unanswered;
+  }
+
   /**
-   * The rows asked for, each as {@code as} makes it, sorted by kind and name: from the topology's
-   * stores, each made as it arrives (while the topology still reads), or else from health-state,
-   * made side by side.
+   * The rows asked for, sorted: from the topology's stores, each made as it arrives (while the
+   * topology still reads), or else from health-state, each as {@code made} makes it, side by side.
    */
-  private <T> List<T> answer(StatusQuery query, EntityKind only, Timings steps, Function<StatusRow, T> as,
-      Function<T, EntityKey> keyOf) {
+  private <T> List<T> answer(StatusQuery query, EntityKind only, Timings steps, Asker<T> topology,
+      Function<StatusRow, T> made, Comparator<T> order) {
     List<T> shown = null;
-    String topology = topologyUrl();
-    if (topology != null && !fromTopic) {
+    String url = topologyUrl();
+    if (url != null && !fromTopic) {
       try {
         List<T> arrived = new ArrayList<>();
-        int instances = TopologyStatus.ask(topology, query, row -> arrived.add(as.apply(row)));
+        int instances = topology.ask(url, query, arrived::add);
         shown = arrived;
         steps.step("topology's stores (" + shown.size() + " entities, " + instances + " instance(s))");
       } catch (StatusClient.Unanswered e) {
@@ -166,28 +174,24 @@ final class StatusCommand implements Callable<Integer> {
       }
     }
     if (shown == null) {
-      shown = fromTopic(query, only, steps).parallelStream().map(as).collect(Collectors.toCollection(ArrayList::new));
+      shown = fromTopic(query, only, steps).parallelStream().map(made).collect(Collectors.toCollection(ArrayList::new));
     }
     // each path answers with the rows asked for only
-    shown.sort((x, y) -> byKindAndName(keyOf.apply(x), keyOf.apply(y)));
+    shown.sort(order);
     return shown;
   }
 
   /** Kind, then name, compared directly: 200,000 rows are sorted with it. */
-  private static int byKindAndName(EntityKey x, EntityKey y) {
-    int kinds = x.getKind().compareTo(y.getKind());
-    return kinds != 0 ? kinds : x.getName().compareTo(y.getName());
+  private static int byKindAndName(EntityKind xKind, String xName, EntityKind yKind, String yName) {
+    int kinds = xKind.compareTo(yKind);
+    return kinds != 0 ? kinds : xName.compareTo(yName);
   }
 
   /** A row of the table: its text, and what it is sorted and counted by. */
-  private record Line(EntityKey key, HealthStatus status, String text) {}
+  private record Line(EntityKind kind, String name, HealthStatus status, String text) {}
 
-  private static Line line(StatusRow r) {
-    HealthState s = r.state();
-    return new Line(r.key(), s.getStatus(), TABLE.line(r.key().getKind().name(), r.key().getName(),
-        s.getStatus() + (s.getLastKnownStatus() == null ? "" : " (was " + s.getLastKnownStatus() + ")"),
-        IsoInstants.format(s.getSince()), s.getHealthyCount() + "/" + s.getUnhealthyCount() + "/" + s.getUnknownCount(),
-        r.thresholds() == null ? "-" : r.thresholds(), s.getRegion().isEmpty() ? "-" : s.getRegion(), probers(s)));
+  private static Line line(StatusTable.Row r) {
+    return new Line(r.kind(), r.name(), r.status(), TABLE.line(r.cells()));
   }
 
   /** The topology to ask: the flag's or the environment's, else the demo's when the cluster is the demo's. */
@@ -229,18 +233,6 @@ final class StatusCommand implements Callable<Integer> {
       rows.add(new StatusRow(key, current.get(key), thresholds.of(key)));
     }
     return rows;
-  }
-
-  /** R-PQ-4: "asia UNHEALTHY, eu-west HEALTHY" for an endpoint decided across probers, as they were when decided. */
-  private static String probers(HealthState s) {
-    if (s.getProbers().isEmpty()) {
-      return "-";
-    }
-    StringBuilder text = new StringBuilder();
-    for (var v : s.getProbers()) {
-      text.append(text.length() == 0 ? "" : ", ").append(v.getProber()).append(' ').append(v.getStatus());
-    }
-    return text.toString();
   }
 
   private EntityKind kind(String text) {

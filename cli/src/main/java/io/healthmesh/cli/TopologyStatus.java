@@ -3,6 +3,7 @@ package io.healthmesh.cli;
 import io.healthmesh.streams.query.StatusClient;
 import io.healthmesh.streams.query.StatusQuery;
 import io.healthmesh.streams.query.StatusRow;
+import io.healthmesh.streams.query.StatusTable;
 import java.time.Duration;
 import java.util.function.Consumer;
 
@@ -27,5 +28,10 @@ final class TopologyStatus {
    */
   static int ask(String baseUrl, StatusQuery query, Consumer<StatusRow> rows) throws StatusClient.Unanswered {
     return StatusClient.ask(baseUrl, query, false, CONNECT, READ, rows);
+  }
+
+  /** As {@link #ask}, each row as the table shows it, worded by the topology: a line to split, not JSON to parse. */
+  static int table(String baseUrl, StatusQuery query, Consumer<StatusTable.Row> rows) throws StatusClient.Unanswered {
+    return StatusClient.table(baseUrl, query, CONNECT, READ, rows);
   }
 }
