@@ -37,7 +37,8 @@ final class EndpointPublisher {
    */
   void publish(Owners.Owner owner, HealthStatus before, EndpointState next, EndpointStateMachine.Change change,
       Origin origin, Instant eventTime) {
-    HealthState state = state(next, owner.region()).setSourceOffset(origin == null ? null : origin.offset())
+    HealthState state = HealthState.newBuilder(state(next, owner.region()))
+        .setSourceOffset(origin == null ? null : origin.offset())
         // an endpoint publishes only when its status changes (or at its first result, never known)
         .setLastKnownStatus(Emitter.lastKnown(next.status, before, null)).build();
     emitter.publish(owner.entity(), before, state, () -> cause(owner, next, change, origin), eventTime);
@@ -45,12 +46,13 @@ final class EndpointPublisher {
 
   /**
    * What an endpoint's health-state record says of it, as of its state now: the record published
-   * at its last transition, and what interactive queries answer (with the counts since).
+   * at its last transition, and what interactive queries answer (with the counts since). Made with
+   * the generated constructor: a builder copies and checks every field, which for a status of
+   * 200,000 endpoints was a tenth of the topology's answer.
    */
-  static HealthState.Builder state(EndpointState s, String region) {
-    return HealthState.newBuilder().setStatus(s.status).setSince(Instant.ofEpochMilli(s.since)).setRegion(region)
-        .setHealthyCount(s.successes).setUnhealthyCount(s.failures).setVersion(s.version)
-        .setLastKnownStatus(s.lastKnown).setProbers(views(s));
+  static HealthState state(EndpointState s, String region) {
+    return new HealthState(s.status, Instant.ofEpochMilli(s.since), region, s.successes, s.failures, 0, s.version, null,
+        s.lastKnown, views(s));
   }
 
   /** R-PQ-4: each fresh prober's view, by name; none while one prober decides. */

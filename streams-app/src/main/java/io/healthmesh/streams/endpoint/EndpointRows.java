@@ -62,7 +62,7 @@ public final class EndpointRows {
             String region = config == null ? "" : config.getRegion();
             String thresholds = external ? judges.external(s.id)
                 : config == null || config.getHealthCheck() == null ? null : judges.words(config.getHealthCheck());
-            out.accept(new EntityKey(kind, name), EndpointPublisher.state(s, region).build(), thresholds);
+            out.accept(new EntityKey(kind, name), EndpointPublisher.state(s, region), thresholds);
           }
         }
       }
