@@ -89,6 +89,7 @@ public final class StatusTable {
 
     @Override
     public void unfinished(String why) throws IOException {
+      line.setLength(0); // whatever a failing row left: the reason must start its own line
       write(escape(line.append(ERROR), why));
     }
 
