@@ -359,4 +359,68 @@ class ConfigCommandsIT {
         + " other than the one Kafka's default partitioner gives its key");
     assertThat(cli.run("get", "hap", "diffed").err()).isEmpty();
   }
+
+  @Test
+  @Order(102)
+  void showsEachResourcesVersionInForce_whenTheTopicStillHoldsTheRecordsItReplaced() throws Exception {
+    // Three applies of 3,000 record sets, as an operator's edits leave a topic until its segment
+    // is compacted: enough records per partition that a read meets history between two fetches
+    // and leaves the superseded records undecoded (Superseded).
+    for (int ttl : new int[] {30, 31, 32}) {
+      Cli.Run apply = cli.runWithInput(history(ttl), "apply", "-f", "-");
+      assertThat(apply.exit()).as(apply.err()).isZero();
+    }
+    String topic = ResourceKind.RESOURCE_RECORD_SET.topic().name();
+    io.healthmesh.schemas.SchemaRegistryClient client = registryClient();
+    // Latest records that do not stand, and whose versions before them were superseded too.
+    String unreadable = "hist/r7.hist.example./A";
+    String rejected = "hist/r1500.hist.example./A";
+    try (org.apache.kafka.clients.producer.KafkaProducer<String, byte[]> raw = new org.apache.kafka.clients.producer
+        .KafkaProducer<>(java.util.Map.of("bootstrap.servers", cli.kafka.bootstrapServers()),
+        new org.apache.kafka.common.serialization.StringSerializer(),
+        new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+      raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, unreadable, new byte[] {0, 0, 0, 0, 99}))
+          .get();
+    }
+    var written = sendRaw(client, topic, rejected, io.healthmesh.config.ResourceRecordSet.newBuilder().setZone("hist")
+        .setName("r1500.hist.example.").setType("A").setTtl(99).setRrdatas(List.of("10.9.9.9")).build());
+    try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<>(java.util.Map.<String, Object>of(
+        "bootstrap.servers", cli.kafka.bootstrapServers()), new org.apache.kafka.common.serialization.StringSerializer(),
+        io.healthmesh.schemas.Topics.CONFIG_DLQ.valueSerde(client).serializer())) {
+      producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(io.healthmesh.schemas.Topics.CONFIG_DLQ.name(),
+          rejected, io.healthmesh.events.DeadLetter.newBuilder().setReason(io.healthmesh.events.DeadLetterReason.INVALID)
+              .setMessage("RRS " + rejected + " rejected, previous version stays")
+              .setSourceTopic(topic).setSourcePartition(written.partition()).setSourceOffset(written.offset()).build()))
+          .get();
+    }
+    String removed = "kind: ResourceRecordSet\nzone: hist\nname: r2999.hist.example.\ntype: A\n";
+    assertThat(cli.runWithInput(removed, "delete", "-f", "-").exit()).isZero();
+
+    Cli.Run table = cli.run("get", "rrs");
+    assertThat(table.exit()).as(table.err()).isZero();
+    List<String> rows = table.out().lines().filter(l -> l.contains(".hist.example./A ")).toList();
+    assertThat(rows).hasSize(2999).allMatch(l -> l.contains("\"ttl\":32"), "the last apply's version");
+    assertThat(rows).noneMatch(l -> l.contains("r2999."));
+    assertThat(table.err()).contains("skipped", "applying ResourceRecordSet " + unreadable + " rewrites it",
+        rejected + ": its latest record", "rejected by the topology");
+
+    Cli.Run yaml = cli.run("get", "rrs", "-o", "yaml");
+    assertThat(yaml.out().split("\n---\n")).filteredOn(d -> d.contains("zone: hist")).hasSize(2999)
+        .allMatch(d -> d.contains("ttl: 32"));
+
+    Cli.Run again = cli.runWithInput(history(32), "apply", "-f", "-");
+    assertThat(again.out().lines().filter(l -> !l.endsWith(" unchanged")).toList()).containsExactlyInAnyOrder(
+        "ResourceRecordSet/" + unreadable + " repaired", "ResourceRecordSet/" + rejected + " repaired",
+        "ResourceRecordSet/hist/r2999.hist.example./A created");
+  }
+
+  /** A zone and 3,000 record sets, with the given TTL. */
+  private static String history(int ttl) {
+    StringBuilder yaml = new StringBuilder("kind: ManagedZone\nname: hist\ndnsName: hist.example.\nnetworks: [127.0.0.0/8]\n");
+    for (int i = 0; i < 3000; i++) {
+      yaml.append("---\nkind: ResourceRecordSet\nzone: hist\nname: r").append(i).append(".hist.example.\ntype: A\nttl: ")
+          .append(ttl).append("\nrrdatas: [10.0.").append(i / 250).append('.').append(i % 250 + 1).append("]\n");
+    }
+    return yaml.toString();
+  }
 }

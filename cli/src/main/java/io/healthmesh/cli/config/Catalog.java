@@ -28,14 +28,16 @@ public final class Catalog {
     return copy;
   }
 
-  /** Applies a change: a resource with a null value removes the key. */
-  public void put(Resource resource) {
+  /**
+   * Applies a change: a resource with a null value removes the key.
+   *
+   * @return whether it replaced (or removed) a version held before
+   */
+  public boolean put(Resource resource) {
     damaged.remove(resource.ref());
-    if (resource.value() == null) {
-      byKind.get(resource.kind()).remove(resource.key());
-    } else {
-      byKind.get(resource.kind()).put(resource.key(), resource.value());
-    }
+    TreeMap<String, SpecificRecord> byKey = byKind.get(resource.kind());
+    return (resource.value() == null ? byKey.remove(resource.key()) : byKey.put(resource.key(), resource.value()))
+        != null;
   }
 
   /** The latest record of this resource could not be read; what is kept is the version before. */

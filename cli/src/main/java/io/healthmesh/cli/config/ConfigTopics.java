@@ -149,7 +149,10 @@ public final class ConfigTopics {
     Map<Resource.Ref, InForceVersions.At> latest = new HashMap<>();
     // The topology keeps the version before a record it rejected; so does the catalog.
     Map<Resource.Ref, String> rejected = new LinkedHashMap<>();
-    readAll(scan, kinds, selection, shelf::read, (kind, r, value) -> {
+    Superseded superseded = new Superseded();
+    InForce inForce = new InForce(superseded,
+        r -> verdicts.rejection(r.topic(), r.partition(), r.offset()) != null);
+    readAll(scan, kinds, selection, shelf::read, inForce, (kind, r, value) -> {
       Resource.Ref ref = new Resource.Ref(kind, r.key());
       String reason = verdicts.rejection(r.topic(), r.partition(), r.offset());
       if (reason != null) {
@@ -158,7 +161,9 @@ public final class ConfigTopics {
             + " and is shown here, and applying " + kind.kindName() + " " + r.key() + " rewrites it");
         return;
       }
-      shelf.put(kind, r.key(), value);
+      if (shelf.put(kind, r.key(), value)) {
+        superseded.replaced(r.topic(), r.partition());
+      }
       // this record settles an earlier unreadable or rejected one; nearly always there was none,
       // and a resource's name is then not hashed for nothing under the lock that orders the reads
       if (!unreadable.isEmpty()) {
@@ -219,7 +224,7 @@ public final class ConfigTopics {
 
   /** As {@link #readAll(TopicScan, SchemaRegistryClient, Visitor, java.util.function.Consumer)}, naming what was left out. */
   public static void readAll(TopicScan scan, SchemaRegistryClient registry, Visitor each, Unreadable unreadable) {
-    readAll(scan, EnumSet.allOf(ResourceKind.class), Selection.EVERYTHING, new Shelf.Decoders(registry)::read,
+    readAll(scan, EnumSet.allOf(ResourceKind.class), Selection.EVERYTHING, new Shelf.Decoders(registry)::read, null,
         (kind, record, value) -> each.accept(kind, record, value), unreadable);
   }
 
@@ -235,8 +240,20 @@ public final class ConfigTopics {
     void accept(ResourceKind kind, ConsumerRecord<String, V> record, V value);
   }
 
+  /**
+   * A read of what is in force: which records it may leave undecoded, and which decoded ones do
+   * not stand (a record the topology rejected leaves the version before it in force).
+   */
+  private record InForce(Superseded superseded, Predicate<ConsumerRecord<String, ?>> rejected) {}
+
+  /**
+   * The records of the topics that {@code selection} takes, decoded, to {@code each} (or, when
+   * they cannot be, to {@code unreadable}), in offset order per partition. With {@code inForce},
+   * a read of what is in force, which may skip a record its key's later one supersedes; without,
+   * every record (an audit's history).
+   */
   private static <V> void readAll(TopicScan scan, Set<ResourceKind> wanted, Selection selection, ValueReader<V> values,
-      Each<V> each, Unreadable unreadable) {
+      InForce inForce, Each<V> each, Unreadable unreadable) {
     Map<String, ResourceKind> kinds = new HashMap<>();
     for (ResourceKind kind : wanted) {
       kinds.put(kind.topic().name(), kind);
@@ -266,9 +283,34 @@ public final class ConfigTopics {
       }
     };
     Predicate<ConsumerRecord<byte[], byte[]>> only = selection.only();
-    if (only == null) {
+    if (only == null && inForce == null) {
       // Decoding is most of the read: it happens in each partition's thread, the visitor in order.
       scan.readPartitions(kinds.keySet(), selection.partitions(), decode, visit);
+      return;
+    }
+    if (only == null) {
+      Superseded superseded = inForce.superseded();
+      scan.readPartitions(kinds.keySet(), selection.partitions(),
+          r -> !selection.keeps(r.key()) || superseded.defers(r) ? null : decode.apply(r), visit);
+      // Each deferred key's latest record, decoded side by side: it comes after every record of
+      // its key visited so far. One that does not stand leaves in force a version before it,
+      // which may have been deferred too: such a resource is read again, all its records in order.
+      List<ConsumerRecord<byte[], byte[]>> latest = superseded.latest();
+      Set<Identity> again = new HashSet<>();
+      List<Decoded<V>> decoded = latest.parallelStream().map(decode).toList();
+      for (int i = 0; i < decoded.size(); i++) {
+        Decoded<V> d = decoded.get(i);
+        if (d != null && (d.problem() != null || inForce.rejected().test(d.record()))) {
+          again.add(Identity.of(latest.get(i)));
+        } else if (d != null) {
+          visit.accept(d);
+        }
+      }
+      if (!again.isEmpty()) {
+        // up to the topics' ends as they are now: a record written since is its resource's latest
+        scan.readPartitions(kinds.keySet(), selection.partitions(),
+            r -> again.contains(Identity.of(r)) ? decode.apply(r) : null, visit);
+      }
       return;
     }
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();

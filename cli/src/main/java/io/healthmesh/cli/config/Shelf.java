@@ -29,8 +29,12 @@ interface Shelf<V> {
   /** A decoded record as kept (an edge's in-force version). */
   V kept(ResourceKind kind, SpecificRecord value);
 
-  /** The version in force; null removes the resource. */
-  void put(ResourceKind kind, String key, V value);
+  /**
+   * The version in force; null removes the resource.
+   *
+   * @return whether it replaced a version kept before
+   */
+  boolean put(ResourceKind kind, String key, V value);
 
   /** The latest record of this resource could not be taken; what is kept is the version before. */
   void damaged(ResourceKind kind, String key);
@@ -71,8 +75,8 @@ interface Shelf<V> {
     }
 
     @Override
-    public void put(ResourceKind kind, String key, SpecificRecord value) {
-      catalog.put(new Resource(kind, key, value, null));
+    public boolean put(ResourceKind kind, String key, SpecificRecord value) {
+      return catalog.put(new Resource(kind, key, value, null));
     }
 
     @Override
@@ -143,12 +147,9 @@ interface Shelf<V> {
     }
 
     @Override
-    public void put(ResourceKind kind, String key, String value) {
-      if (value == null) {
-        lines.get(kind).remove(key);
-      } else {
-        lines.get(kind).put(key, value);
-      }
+    public boolean put(ResourceKind kind, String key, String value) {
+      SortedMap<String, String> byKey = lines.get(kind);
+      return (value == null ? byKey.remove(key) : byKey.put(key, value)) != null;
     }
 
     @Override
