@@ -295,13 +295,16 @@ public final class TopicScan implements AutoCloseable {
     Map<String, Object> props = new HashMap<>(client);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+    // Records a reader has fetched but not yet handed on are alive when the young generation is
+    // collected, and are copied: polls of 1,000 records and fetches of 1 MB per partition keep few
+    // of them. A read of 500,000 records (a config topic before compaction) kept 200 MB instead of
+    // 330 MB, and paused half as long (docs/benchmarks.md, "Reading past what was replaced").
+    props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1_000);
     props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false); // a reader never creates a topic
     // Kafka's JMX reporter re-registers an MBean per metric group as each metric is added: a fifth of
     // a narrow command's CPU (docs/benchmarks.md), for metrics of a client that lives a second.
     props.putIfAbsent(ConsumerConfig.METRIC_REPORTER_CLASSES_CONFIG, "");
-    // A whole topic is read once, from the start: few large fetches, not many small ones.
-    props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 << 20);
+    props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 1 << 20);
     props.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
     props.putIfAbsent(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 1 << 20);
     // It reads up to ends it already knows and never waits for new records; a partition whose last
