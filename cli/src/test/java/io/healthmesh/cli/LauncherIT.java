@@ -52,10 +52,11 @@ class LauncherIT {
   }
 
   @Test
-  void runCommandsWithASmallYoungGeneration_inAHeapThatStartsLarge_andOneQuickCompiler() throws Exception {
+  void runCommandsWithAFixedYoungGeneration_inAHeapThatStartsLarge_andOneQuickCompiler() throws Exception {
     Map<String, String> printFlags = Map.of("JAVA_TOOL_OPTIONS", "-XX:+PrintFlagsFinal");
 
-    Map<String, Integer> youngMegabytes = Map.of("--version", 32, "get", 32, "status", 32, "validate", 64, "apply", 64);
+    // get keeps what it reads (docs/benchmarks.md, "Reading past what was replaced")
+    Map<String, Integer> youngMegabytes = Map.of("--version", 32, "get", 128, "status", 32, "validate", 64, "apply", 64);
     for (Map.Entry<String, Integer> command : youngMegabytes.entrySet()) {
       Run run = command.getKey().startsWith("--") ? launch(printFlags, command.getKey())
           : launch(printFlags, command.getKey(), "--help");
