@@ -11,11 +11,11 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 /**
  * The records a read of what is in force may leave undecoded: until the log cleaner compacts a
  * topic, four applies of 100,000 record sets leave it 500,000 records, and decoding and keeping
- * each was most of such a read (docs/benchmarks.md). A compacted partition is decoded as it is
- * fetched, which a compacted topic needs (decoding while the next records are fetched); once a
- * record of it replaces a version the read already holds, the partition has history, and from its
- * next fetch on only each key's latest record is kept, to be decoded after the last fetch. A read
- * of a compacted topic pays one volatile read per record.
+ * each was most of such a read (docs/benchmarks.md, "Reading past what was replaced"). A partition
+ * is decoded as it is fetched, as a compacted one needs (its decoding runs while the next records
+ * arrive); once a record of it replaces a version the read already holds, the partition has
+ * history, and from its next fetch on only each key's latest record is kept, to be decoded after
+ * the last fetch. A read of a compacted topic pays one volatile read per record.
  *
  * <p>The reader that keeps the versions says when a record replaced one ({@link #replaced}); each
  * partition's fetch thread asks {@link #defers} of its records; {@link #latest} is asked once
