@@ -1,14 +1,11 @@
 package io.healthmesh.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
 import io.healthmesh.cli.config.Catalog;
 import io.healthmesh.cli.config.Change;
 import io.healthmesh.cli.config.Resource;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import picocli.CommandLine.Command;
@@ -40,35 +37,36 @@ final class DiffCommand extends ApplyCommand {
 
   @Override
   int report(PrintWriter out, Catalog current, List<Change> plan) {
-    List<String> lines = new ArrayList<>();
-    for (Change change : plan) {
-      Resource r = change.resource();
-      String name = r.kind().kindName() + "/" + r.key();
-      switch (change.action()) {
-        case UNCHANGED -> { }
-        case REPAIRED -> lines.add("# " + name + ": unchanged, but written again: its latest record could not be read");
-        default -> {
-          SpecificRecord stored = current.get(r.kind(), r.key());
-          List<String> before = stored == null ? List.of() : yaml(r, stored);
-          List<String> after = r.value() == null ? List.of() : yaml(r, r.value());
-          for (String line : UnifiedDiffUtils.generateUnifiedDiff(stored == null ? "/dev/null" : name + " (in force)",
-              r.value() == null ? "/dev/null" : name + " (" + r.origin() + ")", before, DiffUtils.diff(before, after),
-              CONTEXT)) {
-            // An empty side starts at line 0, as diff -u and patch have it; the library says 1.
-            lines.add(line.startsWith("@@ ") ? line.replace(" -1,0 ", " -0,0 ").replace(" +1,0 ", " +0,0 ") : line);
-          }
-        }
-      }
-    }
-    print(out, lines.stream());
+    printInOrder(out, plan.size(), i -> text(current, plan.get(i)));
     return plan.stream().anyMatch(c -> c.action() != Change.Action.UNCHANGED) ? 1 : 0;
   }
 
-  private static List<String> yaml(Resource r, SpecificRecord value) {
-    try {
-      return GetCommand.YAML.writeValueAsString(GetCommand.document(r.kind(), value)).lines().toList();
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
+  /** A change as the lines of its diff, each with its line end; called side by side. */
+  private static String text(Catalog current, Change change) {
+    Resource r = change.resource();
+    String name = r.kind().kindName() + "/" + r.key();
+    StringBuilder text = new StringBuilder();
+    switch (change.action()) {
+      case UNCHANGED -> { }
+      case REPAIRED -> text.append("# ").append(name).append(": unchanged, but written again: its latest record could"
+          + " not be read").append(System.lineSeparator());
+      default -> {
+        SpecificRecord stored = current.get(r.kind(), r.key());
+        List<String> before = stored == null ? List.of() : yaml(r, stored);
+        List<String> after = r.value() == null ? List.of() : yaml(r, r.value());
+        for (String line : UnifiedDiffUtils.generateUnifiedDiff(stored == null ? "/dev/null" : name + " (in force)",
+            r.value() == null ? "/dev/null" : name + " (" + r.origin() + ")", before, DiffUtils.diff(before, after),
+            CONTEXT)) {
+          // An empty side starts at line 0, as diff -u and patch have it; the library says 1.
+          text.append(line.startsWith("@@ ") ? line.replace(" -1,0 ", " -0,0 ").replace(" +1,0 ", " +0,0 ") : line)
+              .append(System.lineSeparator());
+        }
+      }
     }
+    return text.toString();
+  }
+
+  private static List<String> yaml(Resource r, SpecificRecord value) {
+    return GetCommand.yaml(r.kind(), value).lines().toList();
   }
 }

@@ -1,5 +1,6 @@
 package io.healthmesh.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,6 +12,7 @@ import io.healthmesh.cli.config.ConfigTopics;
 import io.healthmesh.cli.config.Resource;
 import io.healthmesh.cli.config.ResourceKind;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -110,18 +112,21 @@ final class GetCommand implements Callable<Integer> {
     return doc;
   }
 
+  /** A resource as the YAML document {@code apply} takes back. */
+  static String yaml(ResourceKind kind, SpecificRecord value) {
+    try {
+      return YAML.writeValueAsString(document(kind, value));
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private void print(PrintWriter out, List<Resource> resources) throws Exception {
     switch (format) {
-      case yaml -> {
-        StringBuilder text = new StringBuilder();
-        for (int i = 0; i < resources.size(); i++) {
-          Resource r = resources.get(i);
-          text.append(i > 0 ? "---\n" : "").append(YAML.writeValueAsString(document(r.kind(), r.value())));
-        }
-        out.print(text);
-      }
+      case yaml -> ApplyCommand.printInOrder(out, resources.size(), i -> (i > 0 ? "---\n" : "")
+          + yaml(resources.get(i).kind(), resources.get(i).value()));
       case json -> {
-        List<ObjectNode> documents = resources.stream().map(r -> document(r.kind(), r.value())).toList();
+        List<ObjectNode> documents = resources.parallelStream().map(r -> document(r.kind(), r.value())).toList();
         out.println(JSON.writeValueAsString(documents.size() == 1 && name != null ? documents.get(0)
             : JSON.createArrayNode().addAll(documents)));
       }
