@@ -126,7 +126,7 @@ final class GetCommand implements Callable<Integer> {
       case yaml -> ApplyCommand.printInOrder(out, resources.size(), i -> (i > 0 ? "---\n" : "")
           + yaml(resources.get(i).kind(), resources.get(i).value()));
       case json -> {
-        List<ObjectNode> documents = resources.parallelStream().map(r -> document(r.kind(), r.value())).toList();
+        List<ObjectNode> documents = resources.stream().map(r -> document(r.kind(), r.value())).toList();
         out.println(JSON.writeValueAsString(documents.size() == 1 && name != null ? documents.get(0)
             : JSON.createArrayNode().addAll(documents)));
       }
