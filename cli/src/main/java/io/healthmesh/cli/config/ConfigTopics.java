@@ -1,12 +1,12 @@
 package io.healthmesh.cli.config;
 
+import io.healthmesh.cli.kafka.KeyBytes;
 import io.healthmesh.cli.kafka.KeyPartition;
 import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.schemas.AvroSerializer;
 import io.healthmesh.schemas.SchemaRegistryClient;
 import io.healthmesh.schemas.TopicCreator;
 import io.healthmesh.schemas.Topics;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -283,33 +283,13 @@ public final class ConfigTopics {
       }
     };
     Predicate<ConsumerRecord<byte[], byte[]>> only = selection.only();
-    if (only == null && inForce == null) {
-      // Decoding is most of the read: it happens in each partition's thread, the visitor in order.
-      scan.readPartitions(kinds.keySet(), selection.partitions(), decode, visit);
-      return;
-    }
     if (only == null) {
-      Superseded superseded = inForce.superseded();
-      scan.readPartitions(kinds.keySet(), selection.partitions(),
-          r -> !selection.keeps(r.key()) || superseded.defers(r) ? null : decode.apply(r), visit);
-      // Each deferred key's latest record, decoded side by side: it comes after every record of
-      // its key visited so far. One that does not stand leaves in force a version before it,
-      // which may have been deferred too: such a resource is read again, all its records in order.
-      List<ConsumerRecord<byte[], byte[]>> latest = superseded.latest();
-      Set<Identity> again = new HashSet<>();
-      List<Decoded<V>> decoded = latest.parallelStream().map(decode).toList();
-      for (int i = 0; i < decoded.size(); i++) {
-        Decoded<V> d = decoded.get(i);
-        if (d != null && (d.problem() != null || inForce.rejected().test(d.record()))) {
-          again.add(Identity.of(latest.get(i)));
-        } else if (d != null) {
-          visit.accept(d);
-        }
-      }
-      if (!again.isEmpty()) {
-        // up to the topics' ends as they are now: a record written since is its resource's latest
-        scan.readPartitions(kinds.keySet(), selection.partitions(),
-            r -> again.contains(Identity.of(r)) ? decode.apply(r) : null, visit);
+      // Decoding is most of the read: it happens in each partition's thread, the visitor in order.
+      Superseded superseded = inForce == null ? null : inForce.superseded();
+      scan.readPartitions(kinds.keySet(), selection.partitions(), r -> superseded != null && selection.keeps(r.key())
+          && superseded.defers(r) ? null : decode.apply(r), visit);
+      if (inForce != null) {
+        visitDeferred(scan, kinds.keySet(), selection, inForce, decode, visit);
       }
       return;
     }
@@ -327,6 +307,31 @@ public final class ConfigTopics {
   }
 
   /**
+   * Each deferred key's latest record, decoded side by side: it comes after every record of its
+   * key visited so far. One that does not stand leaves in force a version before it, which may
+   * have been deferred too: such a resource is read again, all its records in order.
+   */
+  private static <V> void visitDeferred(TopicScan scan, Set<String> topics, Selection selection, InForce inForce,
+      Function<ConsumerRecord<byte[], byte[]>, Decoded<V>> decode, Consumer<Decoded<V>> visit) {
+    List<ConsumerRecord<byte[], byte[]>> latest = inForce.superseded().latest();
+    List<Decoded<V>> decoded = latest.parallelStream().map(decode).toList();
+    Set<Identity> again = new HashSet<>();
+    for (int i = 0; i < decoded.size(); i++) {
+      Decoded<V> d = decoded.get(i);
+      if (d != null && (d.problem() != null || inForce.rejected().test(d.record()))) {
+        again.add(Identity.of(latest.get(i)));
+      } else if (d != null) {
+        visit.accept(d);
+      }
+    }
+    if (!again.isEmpty()) {
+      // up to the topics' ends as they are now: a record written since is its resource's latest
+      scan.readPartitions(topics, selection.partitions(), r -> again.contains(Identity.of(r)) ? decode.apply(r) : null,
+          visit);
+    }
+  }
+
+  /**
    * Which records a read takes: of the partitions named, of the resources whose key {@code keys}
    * accepts (null: all), and of those any record of which {@code only} accepts (null: all).
    */
@@ -340,9 +345,9 @@ public final class ConfigTopics {
   }
 
   /** A resource's records' topic and key bytes, compared without decoding the key. */
-  private record Identity(String topic, ByteBuffer key) {
+  private record Identity(String topic, KeyBytes key) {
     static Identity of(ConsumerRecord<byte[], byte[]> r) {
-      return new Identity(r.topic(), ByteBuffer.wrap(r.key() == null ? new byte[0] : r.key()));
+      return new Identity(r.topic(), KeyBytes.of(r));
     }
   }
 

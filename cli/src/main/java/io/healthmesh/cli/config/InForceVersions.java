@@ -1,5 +1,6 @@
 package io.healthmesh.cli.config;
 
+import io.healthmesh.cli.kafka.KeyBytes;
 import io.healthmesh.cli.kafka.TopicScan;
 import io.healthmesh.events.ConfigInForce;
 import io.healthmesh.events.DeadLetter;
@@ -76,7 +77,7 @@ final class InForceVersions {
     String letters = Topics.CONFIG_DLQ.name();
     Deserializer<DeadLetter> deadLetters = Topics.CONFIG_DLQ.valueSerde(registry).deserializer();
     Map<String, String> rejected = new HashMap<>();
-    Map<ByteBuffer, ConsumerRecord<byte[], byte[]>> lastEntries = new HashMap<>();
+    Map<KeyBytes, ConsumerRecord<byte[], byte[]>> lastEntries = new HashMap<>();
     long[] unreadableLetters = {0};
     try {
       scan.readAll(List.of(letters, Topics.CONFIG_IN_FORCE.name()), null, r -> {

@@ -1,7 +1,7 @@
 package io.healthmesh.cli.config;
 
+import io.healthmesh.cli.kafka.KeyBytes;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,24 +26,11 @@ final class Superseded {
    * By topic and partition with history: each key's latest record since, by its fetch thread
    * alone. Partitions are few, and their numbers' boxes are the JVM's cached ones.
    */
-  private final Map<String, Map<Integer, Map<Key, Kept>>> deferred = new ConcurrentHashMap<>();
+  private final Map<String, Map<Integer, Map<KeyBytes, Kept>>> deferred = new ConcurrentHashMap<>();
   /** Whether any partition has history: a compacted read asks nothing more. */
   private volatile boolean history;
   /** Whether every fetch is done: the deferred records' own visits are not history. */
   private boolean fetched;
-
-  /** A key's bytes, compared as bytes: a {@code ByteBuffer}'s hash and equality read one byte per call. */
-  private record Key(byte[] bytes) {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Key k && Arrays.equals(bytes, k.bytes);
-    }
-
-    @Override
-    public int hashCode() {
-      return Arrays.hashCode(bytes);
-    }
-  }
 
   /**
    * What a deferred record needs to be read later: most of a fetched record is the consumer's
@@ -65,12 +52,12 @@ final class Superseded {
     if (!history || r.key() == null) {
       return false;
     }
-    Map<Integer, Map<Key, Kept>> topic = deferred.get(r.topic());
-    Map<Key, Kept> latest = topic == null ? null : topic.get(r.partition());
+    Map<Integer, Map<KeyBytes, Kept>> topic = deferred.get(r.topic());
+    Map<KeyBytes, Kept> latest = topic == null ? null : topic.get(r.partition());
     if (latest == null) {
       return false;
     }
-    latest.put(new Key(r.key()), new Kept(r.offset(), r.value()));
+    latest.put(new KeyBytes(r.key()), new Kept(r.offset(), r.value()));
     return true;
   }
 

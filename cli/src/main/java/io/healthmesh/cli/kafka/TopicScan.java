@@ -2,7 +2,6 @@ package io.healthmesh.cli.kafka;
 
 import io.healthmesh.schemas.AvroDeserializationException;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -112,7 +111,7 @@ public final class TopicScan implements AutoCloseable {
    */
   public <K, V> Map<K, V> latest(String topic, Deserializer<K> keys, Deserializer<V> values,
       Predicate<byte[]> keyBytes, Predicate<K> wanted, Consumer<String> warnings) {
-    Map<ByteBuffer, ConsumerRecord<byte[], byte[]>> last = new HashMap<>();
+    Map<KeyBytes, ConsumerRecord<byte[], byte[]>> last = new HashMap<>();
     readPartitions(List.of(topic), r -> r, r -> keepLatest(last, r));
     return decodeLatest(topic, last.values(), keys, values, keyBytes, wanted, warnings);
   }
@@ -148,14 +147,14 @@ public final class TopicScan implements AutoCloseable {
    * A compacted topic's reading, one record at a time: {@code last} keeps each key's latest record,
    * and a tombstone removes the key; a record without a key is no one's.
    */
-  public static void keepLatest(Map<ByteBuffer, ConsumerRecord<byte[], byte[]>> last, ConsumerRecord<byte[], byte[]> r) {
+  public static void keepLatest(Map<KeyBytes, ConsumerRecord<byte[], byte[]>> last, ConsumerRecord<byte[], byte[]> r) {
     if (r.key() == null) {
       return;
     }
     if (r.value() == null) {
-      last.remove(ByteBuffer.wrap(r.key()));
+      last.remove(new KeyBytes(r.key()));
     } else {
-      last.put(ByteBuffer.wrap(r.key()), r);
+      last.put(new KeyBytes(r.key()), r);
     }
   }
 
